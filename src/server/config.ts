@@ -1,0 +1,145 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { meetsPasswordRules } from "../shared/validation";
+
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** origin of PUBLIC_URL: the product's own site */
+  publicOrigin: string;
+  secureCookies: boolean;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  trustProxy: boolean | string[];
+  appSecret: string;
+  supportEmail: string;
+  logLevel: string;
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+function fail(name: string, why: string): never {
+  throw new ConfigError(`Invalid configuration: ${name} ${why}`);
+}
+
+function urlOf(name: string, value: string, protocols: string[]): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    fail(name, `must be a URL (got "${value}")`);
+  }
+  if (!protocols.includes(url.protocol)) fail(name, `must start with ${protocols.map((p) => `${p}//`).join(" or ")}`);
+  return url;
+}
+
+/**
+ * Reads and validates the environment once. A wrong value throws a ConfigError naming the variable.
+ * APP_SECRET, when unset, is generated once and kept in DATA_DIR/app-secret.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const get = (name: string) => {
+    const v = env[name];
+    return v === undefined || v.trim() === "" ? undefined : v.trim();
+  };
+
+  const portText = get("PORT") ?? "3000";
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535) fail("PORT", `must be a port number 0-65535 (got "${portText}")`);
+  const port = Number(portText);
+
+  const host = get("HOST") ?? "0.0.0.0";
+
+  const publicUrl = (get("PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  const pub = urlOf("PUBLIC_URL", publicUrl, ["http:", "https:"]);
+
+  const databaseUrl = get("DATABASE_URL");
+  if (databaseUrl) urlOf("DATABASE_URL", databaseUrl, ["postgres:", "postgresql:"]);
+
+  const dataDir = path.resolve(get("DATA_DIR") ?? "./data");
+
+  const smtpUrl = get("SMTP_URL");
+  if (smtpUrl) urlOf("SMTP_URL", smtpUrl, ["smtp:", "smtps:"]);
+
+  const mailFrom = get("MAIL_FROM") ?? "CallProof <no-reply@localhost>";
+
+  const adminEmailRaw = get("ADMIN_EMAIL");
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
+  let adminEmail: string | undefined;
+  if (adminEmailRaw || adminPassword) {
+    if (!adminEmailRaw) fail("ADMIN_EMAIL", "must be set when ADMIN_PASSWORD is set");
+    if (!adminPassword) fail("ADMIN_PASSWORD", "must be set when ADMIN_EMAIL is set");
+    adminEmail = adminEmailRaw.toLowerCase();
+    if (!z.email().safeParse(adminEmail).success) fail("ADMIN_EMAIL", `must be an e-mail address (got "${adminEmailRaw}")`);
+    if (!meetsPasswordRules(adminPassword) || adminPassword.length > 128)
+      fail("ADMIN_PASSWORD", "must be 8-128 characters with an upper-case letter and a special character");
+  }
+
+  const trustProxyText = get("TRUST_PROXY");
+  let trustProxy: boolean | string[] = false;
+  if (trustProxyText) {
+    if (trustProxyText === "true") trustProxy = true;
+    else if (trustProxyText === "false") trustProxy = false;
+    else {
+      trustProxy = trustProxyText.split(",").map((s) => s.trim()).filter(Boolean);
+      for (const a of trustProxy)
+        if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))
+          fail("TRUST_PROXY", `must be "true" or a comma-separated list of proxy addresses (got "${a}")`);
+    }
+  }
+
+  const supportEmail = get("SUPPORT_EMAIL") ?? "support@localhost";
+  if (!/^[^\s@]+@[^\s@]+$/.test(supportEmail)) fail("SUPPORT_EMAIL", `must be an e-mail address (got "${supportEmail}")`);
+
+  const logLevel = get("LOG_LEVEL") ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) fail("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
+
+  let appSecret = get("APP_SECRET");
+  if (appSecret !== undefined && appSecret.length < 32) fail("APP_SECRET", "must be at least 32 characters");
+  appSecret ??= readOrCreateSecret(dataDir);
+
+  return {
+    port,
+    host,
+    publicUrl,
+    publicOrigin: pub.origin,
+    secureCookies: pub.protocol === "https:",
+    databaseUrl,
+    dataDir,
+    smtpUrl,
+    mailFrom,
+    adminEmail,
+    adminPassword,
+    trustProxy,
+    appSecret,
+    supportEmail,
+    logLevel,
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "app-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    // "wx" fails if another process won the race; then read theirs.
+    try {
+      writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+      return secret;
+    } catch {
+      return readFileSync(file, "utf8").trim();
+    }
+  }
+}

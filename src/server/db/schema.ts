@@ -1,0 +1,189 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const organisations = pgTable(
+  "organisations",
+  {
+    id: serial("id").primaryKey(),
+    companyName: text("company_name").notNull(),
+    /** lower-case e-mail domain of the employer; employees must sign up exactly at it */
+    domain: text("domain").notNull(),
+    /** normalised https URL */
+    website: text("website").notNull(),
+    /** lower-case host of website, for domain locking */
+    websiteHost: text("website_host").notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("organisations_domain_key").on(t.domain)],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    /** always stored lower-case, so unique case-insensitively */
+    email: text("email").notNull(),
+    fullName: text("full_name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ["admin", "superuser", "client"] }).notNull(),
+    organisationId: integer("organisation_id").references(() => organisations.id),
+    emailVerifiedAt: ts("email_verified_at"),
+    status: text("status", { enum: ["pending", "active", "deactivated"] }).notNull(),
+    codesGenerated: integer("codes_generated").notNull().default(0),
+    codesVerified: integer("codes_verified").notNull().default(0),
+    createdAt: ts("created_at").notNull(),
+    activatedAt: ts("activated_at"),
+    deactivatedAt: ts("deactivated_at"),
+  },
+  (t) => [
+    uniqueIndex("users_email_key").on(t.email),
+    index("users_organisation_idx").on(t.organisationId),
+    check("users_email_lower", sql`${t.email} = lower(${t.email})`),
+    check("users_role_check", sql`${t.role} in ('admin', 'superuser', 'client')`),
+    check("users_status_check", sql`${t.status} in ('pending', 'active', 'deactivated')`),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    /** SHA-256 of the cookie token (base64url); the token itself is never stored */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull(),
+    lastSeenAt: ts("last_seen_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** One mechanism for sign-in codes, e-mail verification and password reset (GUIDE 7). */
+export const verificationTokens = pgTable(
+  "verification_tokens",
+  {
+    id: serial("id").primaryKey(),
+    purpose: text("purpose", { enum: ["sign-in", "verify-email", "reset-password"] }).notNull(),
+    /** what the token is for: a user id */
+    target: text("target").notNull(),
+    /** HMAC-SHA256 of the secret under APP_SECRET */
+    secretHash: text("secret_hash").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    tries: integer("tries").notNull().default(0),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("verification_tokens_purpose_target_key").on(t.purpose, t.target),
+    index("verification_tokens_secret_idx").on(t.secretHash),
+  ],
+);
+
+/** Admin-issued invitations for employers ("Admin access code"). */
+export const employerInvitations = pgTable(
+  "employer_invitations",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    /** HMAC of the upper-cased code */
+    codeHash: text("code_hash").notNull(),
+    createdBy: integer("created_by").references(() => users.id),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+    usedBy: integer("used_by").references(() => users.id),
+  },
+  (t) => [uniqueIndex("employer_invitations_code_key").on(t.codeHash)],
+);
+
+/** Employer-issued access codes for employees. */
+export const employeeAccessCodes = pgTable(
+  "employee_access_codes",
+  {
+    id: serial("id").primaryKey(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    createdBy: integer("created_by").references(() => users.id),
+    /** HMAC of the upper-cased code, for look-up */
+    codeHash: text("code_hash").notNull(),
+    /** the code encrypted under APP_SECRET (AES-256-GCM), so the employer dashboard can show it again */
+    codeSealed: text("code_sealed").notNull(),
+    maxUsers: integer("max_users").notNull(),
+    usedCount: integer("used_count").notNull().default(0),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("employee_access_codes_code_key").on(t.codeHash),
+    index("employee_access_codes_org_idx").on(t.organisationId, t.createdAt),
+    check("employee_access_codes_used_le_max", sql`${t.usedCount} <= ${t.maxUsers}`),
+  ],
+);
+
+/** Three-word identity codes; only an HMAC of the words is kept. */
+export const identityCodes = pgTable(
+  "identity_codes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    codeHash: text("code_hash").notNull(),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+  },
+  (t) => [uniqueIndex("identity_codes_code_key").on(t.codeHash), index("identity_codes_user_idx").on(t.userId)],
+);
+
+/** Rolling-window rate limits shared by every process: the times of the hits still inside the window. */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    hits: timestamp("hits", { withTimezone: true, mode: "date" }).array().notNull(),
+    /** whether the last hit was let through */
+    allowed: boolean("allowed").notNull(),
+    /** when every hit has left the window; rows past it may be deleted */
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],
+);
+
+/** Append-only: the code has no update or delete path for it. Never holds secrets. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: ts("at").notNull(),
+    actorId: integer("actor_id"),
+    actorEmail: text("actor_email"),
+    organisationId: integer("organisation_id"),
+    action: text("action").notNull(),
+    target: text("target"),
+    ip: text("ip"),
+    outcome: text("outcome").notNull(),
+    detail: jsonb("detail").$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at),
+    index("audit_log_org_at_idx").on(t.organisationId, t.at),
+    index("audit_log_actor_at_idx").on(t.actorId, t.at),
+    index("audit_log_action_at_idx").on(t.action, t.at),
+  ],
+);

@@ -1,0 +1,3 @@
+import type { App } from "../../types";
+
+export default async function routes(_app: App) {}

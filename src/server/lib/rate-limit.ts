@@ -1,0 +1,77 @@
+import { sql } from "drizzle-orm";
+import { type Db, rowsOf } from "../db/client";
+
+export type LimitResult = { allowed: boolean; retryAfterSeconds: number };
+
+const iso = (d: Date) => d.toISOString();
+
+/**
+ * Rolling-window limits kept in the database, so they hold across every server process.
+ * Each key keeps the times of its hits still inside the window (at most `limit` of them),
+ * updated in one atomic statement.
+ */
+export class RateLimiter {
+  constructor(private readonly db: Db) {}
+
+  /** Counts a hit if fewer than `limit` lie inside the window; otherwise refuses it. */
+  async hit(key: string, limit: number, windowMs: number, now: Date): Promise<LimitResult> {
+    const rows = rowsOf<{ allowed: boolean; oldest: string | Date | null }>(
+      await this.db.execute(hitStatement(key, limit, windowMs, now)),
+    );
+    return toResult(rows[0], windowMs, now);
+  }
+
+  /** Whether a hit would be let through now, without counting one. */
+  async peek(key: string, limit: number, windowMs: number, now: Date): Promise<LimitResult> {
+    const cutoff = new Date(now.getTime() - windowMs);
+    const rows = rowsOf<{ n: number | string; oldest: string | Date | null }>(
+      await this.db.execute(sql`
+        select count(*) as n, min(h) as oldest
+        from rate_limits r, unnest(r.hits) h
+        where r.key = ${key} and h > ${iso(cutoff)}::timestamptz`),
+    );
+    const n = Number(rows[0]?.n ?? 0);
+    return toResult({ allowed: n < limit, oldest: rows[0]?.oldest ?? null }, windowMs, now);
+  }
+
+  /** Takes back one hit made at `at` (a counted attempt that turned out to be a success). */
+  async release(key: string, at: Date): Promise<void> {
+    await this.db.execute(sql`
+      update rate_limits set hits = (
+        select coalesce(array_agg(h order by h), '{}'::timestamptz[]) from (
+          select h, row_number() over (partition by h) as n from unnest(rate_limits.hits) h
+        ) s where not (h = ${iso(at)}::timestamptz and n = 1)
+      ) where key = ${key}`);
+  }
+
+  /** Forgets every hit of a key. */
+  async reset(key: string): Promise<void> {
+    await this.db.execute(sql`delete from rate_limits where key = ${key}`);
+  }
+}
+
+/** The single statement behind `hit`, exported so a hot path can embed it in a larger statement. */
+export function hitStatement(key: string, limit: number, windowMs: number, now: Date) {
+  const cutoff = iso(new Date(now.getTime() - windowMs));
+  const until = iso(new Date(now.getTime() + windowMs));
+  const live = sql`array(select h from unnest(r.hits) h where h > ${cutoff}::timestamptz order by h)`;
+  const underLimit = sql`cardinality(${live}) < ${limit}`;
+  return sql`
+    insert into rate_limits as r (key, hits, allowed, expires_at)
+    values (${key}, array[${iso(now)}::timestamptz], ${limit > 0}, ${until}::timestamptz)
+    on conflict (key) do update set
+      allowed = ${underLimit},
+      hits = case when ${underLimit} then ${live} || ${iso(now)}::timestamptz else ${live} end,
+      expires_at = case when ${underLimit} then ${until}::timestamptz else r.expires_at end
+    returning allowed, hits[1] as oldest`;
+}
+
+function toResult(
+  row: { allowed: boolean; oldest: string | Date | null } | undefined,
+  windowMs: number,
+  now: Date,
+): LimitResult {
+  if (!row || row.allowed) return { allowed: true, retryAfterSeconds: 0 };
+  const oldest = row.oldest ? new Date(row.oldest).getTime() : now.getTime();
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000)) };
+}

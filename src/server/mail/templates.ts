@@ -1,0 +1,54 @@
+import type { Mail } from "./mailer";
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/** Builds a mail with a plain-text part and an equivalent simple HTML part. */
+function compose(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): Mail {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), "— CallProof"].join("\n\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1b2330;line-height:1.5">
+${paragraphs.map((p) => `<p>${esc(p)}</p>`).join("\n")}
+${action ? `<p><a href="${esc(action.url)}" style="color:#0b5cad">${esc(action.label)}</a></p><p style="font-size:12px;color:#4a5568">${esc(action.url)}</p>` : ""}
+<p>— CallProof</p></body></html>`;
+  return { to, subject, text, html };
+}
+
+export function signInCodeMail(to: string, code: string, minutes: number): Mail {
+  return compose(to, "Your CallProof sign-in code", [
+    `Your sign-in code is ${code}`,
+    `It is valid for ${minutes} minutes and can be used once. If you did not try to sign in, change your password.`,
+  ]);
+}
+
+export function verifyEmailMail(to: string, url: string, hours: number): Mail {
+  return compose(
+    to,
+    "Verify your CallProof email address",
+    ["Please confirm your email address to finish creating your CallProof account.", `The link is valid for ${hours} hours.`],
+    { label: "Verify my email", url },
+  );
+}
+
+export function passwordResetMail(to: string, url: string, minutes: number): Mail {
+  return compose(
+    to,
+    "Reset your CallProof password",
+    [
+      "Someone asked to reset the password of your CallProof account.",
+      `The link is valid for ${minutes} minutes and can be used once. If it was not you, ignore this email.`,
+    ],
+    { label: "Choose a new password", url },
+  );
+}
+
+export function employerInvitationMail(to: string, url: string, code: string, days: number): Mail {
+  return compose(
+    to,
+    "Your invitation to CallProof",
+    [
+      "You have been invited to create an employer account on CallProof.",
+      `Your access code is ${code}. It can be used once within ${days} days.`,
+    ],
+    { label: "Create your employer account", url },
+  );
+}

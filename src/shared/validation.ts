@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { PASSWORD } from "./constants";
+import { MESSAGES } from "./messages";
+
+/** E-mail as typed by a person: trimmed, lower-cased, checked. */
+export const emailSchema = z
+  .string({ error: "Email is required." })
+  .trim()
+  .toLowerCase()
+  .min(1, "Email is required.")
+  .max(254, "Email is too long.")
+  .pipe(z.email("Enter a valid email address."));
+
+/** Any letter that is upper-case, in any script. */
+const UPPER = /\p{Lu}/u;
+/** A special character: neither letter, digit nor white space. */
+const SPECIAL = /[^\p{L}\p{N}\s]/u;
+
+/** The specification's password strength rule (8+ characters, an upper-case letter, a special character). */
+export function meetsPasswordRules(password: string): boolean {
+  return [...password].length >= PASSWORD.minLength && UPPER.test(password) && SPECIAL.test(password);
+}
+
+export type PasswordKind = "employer" | "employee";
+
+/** The strength message the spec gives for each sign-up form; other screens use the employer wording. */
+export function passwordRulesMessage(kind: PasswordKind): string {
+  return kind === "employee" ? MESSAGES.employeePasswordRules : MESSAGES.employerPasswordRules;
+}
+
+/** Strength and length rules, shared by server and web forms. The common-password check is server-side. */
+export function newPasswordSchema(kind: PasswordKind = "employer") {
+  return z
+    .string({ error: "Password is required." })
+    .max(PASSWORD.maxLength, MESSAGES.passwordTooLong)
+    .refine(meetsPasswordRules, passwordRulesMessage(kind));
+}
+
+/** A required free-text field with a clear message. */
+export function requiredText(label: string, max = 200) {
+  return z
+    .string({ error: `${label} is required.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} must be at most ${max} characters.`);
+}

@@ -1,0 +1,200 @@
+import { randomBytes } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { buildApp } from "../src/server/app";
+import { type Config, loadConfig } from "../src/server/config";
+import { type Database, openDatabase } from "../src/server/db/client";
+import { users } from "../src/server/db/schema";
+import { type Clock, testClock } from "../src/server/lib/clock";
+import { hashPassword } from "../src/server/lib/passwords";
+import { smtpMailer } from "../src/server/mail/mailer";
+import type { App } from "../src/server/types";
+import type { Role, UserStatus } from "../src/shared/constants";
+import { MailCapture } from "./mail-capture";
+
+export { MailCapture, testClock };
+
+let template: Promise<PGlite> | undefined;
+
+/** A fresh, migrated database: a clone of a migrated PGlite, or a new database on TEST_DATABASE_URL's server. */
+export async function freshDatabase(): Promise<Database & { url?: string }> {
+  if (process.env.TEST_DB === "postgres") {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
+    const name = `cp_test_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString() });
+    return {
+      ...database,
+      url: url.toString(),
+      async close() {
+        await database.close();
+        const c = new pg.Client({ connectionString: base });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  template ??= (async () => {
+    const db = await openDatabase({});
+    return (db.db as unknown as { $client: PGlite }).$client;
+  })();
+  return openDatabase({ pglite: await (await template).clone() });
+}
+
+export type TestApp = {
+  app: App;
+  mail: MailCapture;
+  config: Config;
+  database: Database;
+  clock: ReturnType<typeof testClock>;
+  /** base URL when started with listen: true */
+  url: string;
+  close(): Promise<void>;
+};
+
+/**
+ * Builds the whole app on a fresh database with a real SMTP capture and a settable clock.
+ * Pass `database` to run a second app instance on the same database.
+ */
+export async function buildTestApp(
+  opts: { env?: Record<string, string>; listen?: boolean; database?: Database; clock?: ReturnType<typeof testClock> } = {},
+): Promise<TestApp> {
+  const mail = await new MailCapture().start();
+  const ownDatabase = !opts.database;
+  const database = opts.database ?? (await freshDatabase());
+  const clock = opts.clock ?? testClock();
+  const config = loadConfig({
+    APP_SECRET: "test-secret-test-secret-test-secret-42",
+    DATA_DIR: "/tmp/callproof-test-unused",
+    SMTP_URL: mail.url,
+    LOG_LEVEL: "silent",
+    PUBLIC_URL: "http://localhost:3000",
+    ...opts.env,
+  });
+  const app = await buildApp({
+    config,
+    database,
+    clock: clock as Clock,
+    mailer: smtpMailer(mail.url, config.mailFrom),
+    logger: false,
+  });
+  let url = "";
+  if (opts.listen) url = await app.listen({ port: 0, host: "127.0.0.1" });
+  else await app.ready();
+  return {
+    app,
+    mail,
+    config,
+    database,
+    clock,
+    url,
+    async close() {
+      await app.close();
+      await mail.close();
+      if (ownDatabase) await database.close();
+    },
+  };
+}
+
+let seq = 0;
+/** A unique e-mail address at `domain`. */
+export function uniqueEmail(domain = "example.com", name = "user"): string {
+  return `${name}${++seq}.${randomBytes(3).toString("hex")}@${domain}`;
+}
+
+export const GOOD_PASSWORD = "Correct-Horse-42";
+
+/** Inserts a user straight into the database (verified and active unless told otherwise). */
+export async function createUser(
+  t: Pick<TestApp, "database" | "clock">,
+  fields: {
+    email?: string;
+    password?: string;
+    role?: Role;
+    status?: UserStatus;
+    fullName?: string;
+    organisationId?: number | null;
+    verified?: boolean;
+  } = {},
+) {
+  const email = (fields.email ?? uniqueEmail()).toLowerCase();
+  const password = fields.password ?? GOOD_PASSWORD;
+  const [user] = await t.database.db
+    .insert(users)
+    .values({
+      email,
+      fullName: fields.fullName ?? "Test User",
+      passwordHash: await hashPassword(password),
+      role: fields.role ?? "client",
+      status: fields.status ?? "active",
+      organisationId: fields.organisationId ?? null,
+      emailVerifiedAt: fields.verified === false ? null : t.clock.now(),
+      createdAt: t.clock.now(),
+    })
+    .returning();
+  if (!user) throw new Error("user not created");
+  return { ...user, password };
+}
+
+/** A cookie jar plus CSRF header for app.inject: behaves like one browser. */
+export class Browser {
+  private cookies = new Map<string, string>();
+  constructor(
+    private readonly app: App,
+    private readonly origin = "http://localhost:3000",
+  ) {}
+
+  cookie(name: string) {
+    return this.cookies.get(name);
+  }
+
+  cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  async request(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown, headers: Record<string, string> = {}) {
+    if (method !== "GET" && !this.cookies.has("XSRF-TOKEN")) await this.request("GET", "/api/auth/whoami");
+    const res = await this.app.inject({
+      method,
+      url,
+      headers: {
+        ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}),
+        ...(method !== "GET" ? { "x-xsrf-token": this.cookies.get("XSRF-TOKEN") ?? "", origin: this.origin } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
+    for (const c of res.cookies as Array<{ name: string; value: string; maxAge?: number; expires?: Date }>) {
+      const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() <= Date.now());
+      if (expired || c.value === "") this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return res;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request("GET", url, undefined, headers);
+  }
+  post(url: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request("POST", url, body, headers);
+  }
+}
+
+/** Signs a user in through both real steps (password, then the code from the captured mail). */
+export async function signIn(t: TestApp, email: string, password = GOOD_PASSWORD): Promise<Browser> {
+  const browser = new Browser(t.app);
+  const before = t.mail.to(email).length;
+  const step1 = await browser.post("/api/auth/login", { email, password });
+  if (step1.statusCode !== 200) throw new Error(`login failed: ${step1.statusCode} ${step1.body}`);
+  const code = await t.mail.signInCode(email, before);
+  const step2 = await browser.post("/api/auth/verify-2fa", { email, code });
+  if (step2.statusCode !== 200) throw new Error(`verify-2fa failed: ${step2.statusCode} ${step2.body}`);
+  return browser;
+}

@@ -1,0 +1,42 @@
+import { defineConfig } from "vitest/config";
+
+// The integration suite runs on the embedded database always, and once more on a
+// PostgreSQL server when TEST_DATABASE_URL is set. Browser tests run once, on PGlite.
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    maxWorkers: 2,
+    projects: [
+      {
+        extends: true as const,
+        test: { name: "unit+integration (pglite)", include: ["src/**/*.test.ts", "test/**/*.test.ts"], env: { TEST_DB: "pglite" } },
+      },
+      ...(onPostgres
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "integration (postgres)",
+                include: ["src/server/**/*.test.ts"],
+                env: { TEST_DB: "postgres" },
+              },
+            },
+          ]
+        : []),
+      {
+        extends: true as const,
+        test: {
+          name: "browser",
+          include: ["e2e/**/*.test.ts"],
+          env: { TEST_DB: "pglite" },
+          testTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

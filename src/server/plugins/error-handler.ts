@@ -35,7 +35,4 @@ export function registerErrorHandler(app: FastifyInstance) {
     return reply.code(500).send({ message: MESSAGES.internalError });
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    return reply.code(404).send({ message: MESSAGES.notFound });
-  });
 }

@@ -1,0 +1,70 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { buildApp, webRoot } from "./app";
+import { ConfigError, loadConfig } from "./config";
+import { openDatabase } from "./db/client";
+import { users } from "./db/schema";
+import { ensureAdmin } from "./features/auth/admin-accounts";
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  if (!existsSync(path.join(webRoot, "index.html")) || !existsSync(path.join(webRoot, "widget.js"))) {
+    console.log("No build found: building the web app and widget first (npm run build)…");
+    execFileSync("npm", ["run", "build"], { stdio: "inherit", cwd: path.resolve(webRoot, "../..") });
+  }
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, "db") });
+  const app = await buildApp({ config, database });
+
+  if (config.adminEmail && config.adminPassword) {
+    const result = await ensureAdmin(database.db, config.adminEmail, config.adminPassword, new Date());
+    app.log.info(`Admin ${config.adminEmail}: ${result === "created" ? "created" : "already exists"}`);
+  } else {
+    const [anyAdmin] = await database.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
+    if (!anyAdmin) {
+      app.log.warn(
+        "No admin account yet. Create one with: npm run admin -- create --email you@example.com " +
+          "(or start with ADMIN_EMAIL and ADMIN_PASSWORD set).",
+      );
+    }
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal} received: finishing in-flight requests, then closing the database`);
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    `CallProof is running at ${config.publicUrl} (database: ${database.kind === "pglite" ? `embedded, in ${config.dataDir}` : "PostgreSQL"}; mail: ${config.smtpUrl ? "SMTP" : `dev outbox in ${path.join(config.dataDir, "outbox")}`})`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

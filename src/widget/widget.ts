@@ -1,0 +1,2 @@
+// The embeddable verification widget (issue 4).
+export {};

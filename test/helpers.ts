@@ -148,6 +148,8 @@ export class Browser {
   private cookies = new Map<string, string>();
   constructor(
     private readonly app: App,
+    /** the client address the server sees (for rate limits) */
+    readonly ip = "127.0.0.1",
     private readonly origin = "http://localhost:3000",
   ) {}
 
@@ -164,6 +166,7 @@ export class Browser {
     const res = await this.app.inject({
       method,
       url,
+      remoteAddress: this.ip,
       headers: {
         ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}),
         ...(method !== "GET" ? { "x-xsrf-token": this.cookies.get("XSRF-TOKEN") ?? "", origin: this.origin } : {}),
@@ -188,8 +191,8 @@ export class Browser {
 }
 
 /** Signs a user in through both real steps (password, then the code from the captured mail). */
-export async function signIn(t: TestApp, email: string, password = GOOD_PASSWORD): Promise<Browser> {
-  const browser = new Browser(t.app);
+export async function signIn(t: TestApp, email: string, password = GOOD_PASSWORD, ip?: string): Promise<Browser> {
+  const browser = new Browser(t.app, ip);
   const before = t.mail.to(email).length;
   const step1 = await browser.post("/api/auth/login", { email, password });
   if (step1.statusCode !== 200) throw new Error(`login failed: ${step1.statusCode} ${step1.body}`);

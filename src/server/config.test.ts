@@ -1,0 +1,62 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+const dir = () => mkdtempSync(path.join(tmpdir(), "callproof-config-"));
+
+describe("configuration", () => {
+  it("runs with nothing configured, and keeps one generated APP_SECRET under DATA_DIR", () => {
+    const DATA_DIR = dir();
+    const a = loadConfig({ DATA_DIR });
+    expect(a).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      publicUrl: "http://localhost:3000",
+      publicOrigin: "http://localhost:3000",
+      secureCookies: false,
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+      mailFrom: "CallProof <no-reply@localhost>",
+      trustProxy: false,
+      supportEmail: "support@localhost",
+      logLevel: "info",
+    });
+    expect(a.appSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(DATA_DIR, "app-secret"), "utf8").trim()).toBe(a.appSecret);
+    expect(loadConfig({ DATA_DIR }).appSecret).toBe(a.appSecret);
+  });
+
+  it("derives PUBLIC_URL from PORT, and Secure cookies from an https PUBLIC_URL", () => {
+    expect(loadConfig({ DATA_DIR: dir(), PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+    const c = loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://verify.example.com/" });
+    expect(c.publicUrl).toBe("https://verify.example.com");
+    expect(c.secureCookies).toBe(true);
+  });
+
+  it("reads TRUST_PROXY as true or a list of addresses", () => {
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "10.0.0.1, 10.0.0.0/8" }).trustProxy).toEqual(["10.0.0.1", "10.0.0.0/8"]);
+  });
+
+  it.each([
+    ["PORT", { PORT: "http" }],
+    ["PORT", { PORT: "70000" }],
+    ["PUBLIC_URL", { PUBLIC_URL: "not a url" }],
+    ["PUBLIC_URL", { PUBLIC_URL: "ftp://x.example" }],
+    ["DATABASE_URL", { DATABASE_URL: "mysql://localhost/db" }],
+    ["SMTP_URL", { SMTP_URL: "http://mail.example" }],
+    ["ADMIN_PASSWORD", { ADMIN_EMAIL: "boss@example.com" }],
+    ["ADMIN_EMAIL", { ADMIN_PASSWORD: "Str0ng-Password!" }],
+    ["ADMIN_EMAIL", { ADMIN_EMAIL: "nobody", ADMIN_PASSWORD: "Str0ng-Password!" }],
+    ["ADMIN_PASSWORD", { ADMIN_EMAIL: "boss@example.com", ADMIN_PASSWORD: "weakpassword" }],
+    ["TRUST_PROXY", { TRUST_PROXY: "yes please" }],
+    ["APP_SECRET", { APP_SECRET: "short" }],
+    ["SUPPORT_EMAIL", { SUPPORT_EMAIL: "help" }],
+    ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+  ])("refuses a bad %s with a message naming it", (name, env) => {
+    expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+});

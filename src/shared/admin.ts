@@ -1,0 +1,175 @@
+import { z } from "zod";
+import { PAGE_SIZE } from "./constants";
+import { emailDomain, looksLikeDomain } from "./onboarding";
+import { emailSchema } from "./validation";
+
+/** Texts of the admin dashboard's API. */
+export const ADMIN_MESSAGES = {
+  webmailRefused:
+    "Employer accounts need a company email address; public webmail addresses (such as gmail.com or outlook.com) are not accepted.",
+  organisationExists: "An organisation with this email domain is already registered.",
+  invitationSent: "Invitation sent.",
+  invalidId: "The id must be a positive whole number.",
+  pendingNotFound: "No pending employer account with that id.",
+  emailNotVerifiedYet: "This employer has not verified their email address yet.",
+  accountActivated: "Account activated.",
+  employerNotFound: "No active or pending employer with that id.",
+  employerDeactivated: "Employer deactivated.",
+  domainRequired: "Domain is required.",
+  invalidDomain: "Enter a valid domain, for example example.com.",
+  domainDeactivated: (count: number, domain: string) =>
+    `${count} account${count === 1 ? "" : "s"} with email domain "${domain}" deactivated.`,
+  invalidPage: "Page must be a whole number of 1 or more.",
+} as const;
+
+/**
+ * Public webmail domains: an employer needs a company address. A base name followed by ".*" stands for
+ * every country variant (yahoo.co.uk, gmx.de, yandex.ru ...).
+ */
+export const WEBMAIL_DOMAINS = [
+  "gmail.com",
+  "googlemail.com",
+  "outlook.*",
+  "hotmail.*",
+  "live.*",
+  "msn.com",
+  "passport.com",
+  "windowslive.com",
+  "yahoo.*",
+  "ymail.com",
+  "rocketmail.com",
+  "icloud.com",
+  "me.com",
+  "mac.com",
+  "aol.*",
+  "aim.com",
+  "proton.me",
+  "protonmail.com",
+  "protonmail.ch",
+  "pm.me",
+  "gmx.*",
+  "web.de",
+  "mail.com",
+  "email.com",
+  "yandex.*",
+  "ya.ru",
+  "mail.ru",
+  "zoho.com",
+  "zohomail.com",
+  "tutanota.com",
+  "tutanota.de",
+  "tuta.io",
+  "tuta.com",
+  "fastmail.com",
+  "fastmail.fm",
+  "hey.com",
+  "qq.com",
+  "163.com",
+  "126.com",
+  "sina.com",
+  "naver.com",
+  "daum.net",
+  "btinternet.com",
+  "sky.com",
+  "virginmedia.com",
+  "talktalk.net",
+  "orange.fr",
+  "free.fr",
+  "laposte.net",
+  "libero.it",
+  "t-online.de",
+  "comcast.net",
+  "verizon.net",
+  "att.net",
+  "sbcglobal.net",
+  "mailinator.com",
+  "guerrillamail.com",
+  "10minutemail.com",
+] as const;
+
+const exact = new Set<string>(WEBMAIL_DOMAINS.filter((d) => !d.endsWith(".*")));
+const bases = new Set<string>(WEBMAIL_DOMAINS.filter((d) => d.endsWith(".*")).map((d) => d.slice(0, -2)));
+/** Second-level labels of country domains (yahoo.co.uk, yahoo.com.au). */
+const SECOND_LEVEL = new Set(["co", "com", "net", "org", "ne", "or"]);
+
+/** Whether an e-mail domain (or a subdomain of one) is a public webmail service. */
+export function isWebmailDomain(domain: string): boolean {
+  const labels = domain.toLowerCase().split(".");
+  for (let i = 0; i < labels.length - 1; i++) {
+    const suffix = labels.slice(i).join(".");
+    if (exact.has(suffix)) return true;
+    // base.<tld> or base.<sld>.<tld> (yahoo.com, yahoo.de, yahoo.co.uk)
+    const rest = labels.slice(i + 1);
+    if (!bases.has(labels[i] as string)) continue;
+    if (rest.length === 1 || (rest.length === 2 && SECOND_LEVEL.has(rest[0] as string))) return true;
+  }
+  return false;
+}
+
+/** POST /api/admin/generate-employer-access-code */
+export const generateEmployerCodeBody = z.object({
+  email: emailSchema.refine((e) => !isWebmailDomain(emailDomain(e)), ADMIN_MESSAGES.webmailRefused),
+});
+export const generateEmployerCodeAnswer = z.object({ code: z.string() });
+
+/** An employer account as the admin sees it (pending or active). */
+export const accountRecord = z.object({
+  id: z.number(),
+  fullName: z.string(),
+  email: z.string(),
+  companyName: z.string(),
+  website: z.string(),
+});
+export type AccountRecord = z.infer<typeof accountRecord>;
+
+export const accountList = z.array(accountRecord);
+
+/** `?q=&page=`: when either is given, list endpoints answer one page instead of the whole array. */
+export const listQuery = z.object({
+  q: z.string().trim().max(200, "The search text is too long.").optional(),
+  page: z
+    .string()
+    .regex(/^\d{1,7}$/, ADMIN_MESSAGES.invalidPage)
+    .transform(Number)
+    .refine((n) => n >= 1, ADMIN_MESSAGES.invalidPage)
+    .optional(),
+});
+export type ListQuery = z.infer<typeof listQuery>;
+
+/** One page of a list: `pageSize` is 10, `pages` at least 1. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number(),
+    page: z.number(),
+    pageSize: z.number(),
+    pages: z.number(),
+  });
+}
+export type Page<T> = { items: T[]; total: number; page: number; pageSize: number; pages: number };
+export const LIST_PAGE_SIZE = PAGE_SIZE;
+
+export const activeEmployersAnswer = z.union([accountList, pageOf(accountRecord)]);
+
+export const statsAnswer = z.object({ totalGenerated: z.number(), totalVerified: z.number() });
+
+/** `:id` of a record: a positive whole number that fits a database integer. */
+export const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, ADMIN_MESSAGES.invalidId)
+    .transform(Number)
+    .refine((n) => n <= 2_147_483_647, ADMIN_MESSAGES.invalidId),
+});
+
+export const domainSchema = z
+  .string({ error: ADMIN_MESSAGES.domainRequired })
+  .trim()
+  .toLowerCase()
+  .min(1, ADMIN_MESSAGES.domainRequired)
+  .transform((d) => d.replace(/^@/, "").replace(/\.$/, ""))
+  .refine(looksLikeDomain, ADMIN_MESSAGES.invalidDomain);
+
+/** POST /api/admin/deactivate-by-domain */
+export const deactivateByDomainBody = z.object({ domain: domainSchema });
+export const deactivateByDomainAnswer = z.object({ message: z.string(), count: z.number() });

@@ -1,0 +1,141 @@
+import { createBrowserRouter, Navigate, Outlet } from "react-router";
+import { paths } from "../../shared/paths";
+import { ForgotPasswordPage } from "../features/auth/pages/forgot-password-page";
+import { LoginPage } from "../features/auth/pages/login-page";
+import { VerifyEmailPage } from "../features/auth/pages/verify-email-page";
+import { AboutUsPage } from "../features/public/pages/about-us-page";
+import { ContactPage } from "../features/public/pages/contact-page";
+import { HomePage } from "../features/public/pages/home-page";
+import { UnauthorizedPage } from "../features/public/pages/unauthorized-page";
+import { AuthProvider } from "../lib/auth";
+import { ErrorPage } from "./error-page";
+import { RequireRole, SignedInOnly } from "./guards";
+import { Layout } from "./layout";
+
+/*
+ * Every route of spec §2, plus /unauthorized; anything else goes home.
+ * The marketing and sign-in pages are in the first bundle; the rest (forms that use the
+ * shared zod schemas, dashboards) load on first visit, so the public pages stay small.
+ */
+export const router = createBrowserRouter([
+  {
+    element: (
+      <AuthProvider>
+        <Layout />
+      </AuthProvider>
+    ),
+    errorElement: <ErrorPage />,
+    hydrateFallbackElement: <p className="page-status">Loading…</p>,
+    children: [
+      { path: paths.home, element: <HomePage /> },
+      { path: paths.login, element: <LoginPage /> },
+      { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
+      {
+        path: paths.resetPassword,
+        lazy: () =>
+          import("../features/auth/pages/reset-password-page").then((m) => ({ Component: m.ResetPasswordPage })),
+      },
+      { path: paths.verifyEmail, element: <VerifyEmailPage /> },
+      {
+        path: paths.selectSignup,
+        lazy: () =>
+          import("../features/onboarding/pages/select-signup-page").then((m) => ({ Component: m.SelectSignupPage })),
+      },
+      {
+        path: paths.signupEmployee,
+        lazy: () =>
+          import("../features/onboarding/pages/signup-employee-page").then((m) => ({
+            Component: m.SignupEmployeePage,
+          })),
+      },
+      {
+        path: paths.employeeCreateAccount,
+        lazy: () =>
+          import("../features/onboarding/pages/employee-create-account-page").then((m) => ({
+            Component: m.EmployeeCreateAccountPage,
+          })),
+      },
+      {
+        path: paths.employerAccessCode,
+        lazy: () =>
+          import("../features/onboarding/pages/employer-access-code-page").then((m) => ({
+            Component: m.EmployerAccessCodePage,
+          })),
+      },
+      {
+        path: paths.signupEmployer,
+        lazy: () =>
+          import("../features/onboarding/pages/signup-employer-page").then((m) => ({
+            Component: m.SignupEmployerPage,
+          })),
+      },
+      {
+        path: paths.inACall,
+        lazy: () => import("../features/codes/pages/in-a-call-page").then((m) => ({ Component: m.InACallPage })),
+      },
+      { path: paths.aboutUs, element: <AboutUsPage /> },
+      { path: paths.contact, element: <ContactPage /> },
+      { path: paths.unauthorized, element: <UnauthorizedPage /> },
+      {
+        path: paths.download,
+        element: (
+          <SignedInOnly>
+            <Outlet />
+          </SignedInOnly>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: () => import("../features/codes/pages/download-page").then((m) => ({ Component: m.DownloadPage })),
+          },
+        ],
+      },
+      {
+        path: paths.dashboard,
+        element: (
+          <RequireRole otherwise={paths.login}>
+            <Outlet />
+          </RequireRole>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: () => import("../features/codes/pages/dashboard-page").then((m) => ({ Component: m.DashboardPage })),
+          },
+        ],
+      },
+      {
+        path: paths.employerDashboard,
+        element: (
+          <RequireRole allow={["admin", "superuser"]} otherwise={paths.unauthorized}>
+            <Outlet />
+          </RequireRole>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: () =>
+              import("../features/employer/pages/employer-dashboard-page").then((m) => ({
+                Component: m.EmployerDashboardPage,
+              })),
+          },
+        ],
+      },
+      {
+        path: paths.admin,
+        element: (
+          <RequireRole allow={["admin"]} otherwise={paths.unauthorized}>
+            <Outlet />
+          </RequireRole>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: () => import("../features/admin/pages/admin-page").then((m) => ({ Component: m.AdminPage })),
+          },
+        ],
+      },
+      { path: "*", element: <Navigate to={paths.home} replace /> },
+    ],
+  },
+]);

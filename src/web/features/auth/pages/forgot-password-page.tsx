@@ -1,0 +1,72 @@
+import { type FormEvent, useId, useState } from "react";
+import { Link } from "react-router";
+import { TOKEN_LIFETIME } from "../../../../shared/constants";
+import { MESSAGES } from "../../../../shared/messages";
+import { paths } from "../../../../shared/paths";
+import { Notice } from "../../../components/ui/notice";
+import { Page } from "../../../components/ui/page";
+import { SubmitButton } from "../../../components/ui/submit-button";
+import { TextField } from "../../../components/ui/text-field";
+import { errorMessage } from "../../../lib/api";
+import { authApi } from "../api";
+
+/** Asks for a password reset link by e-mail. */
+export function ForgotPasswordPage() {
+  const errorId = useId();
+  const [email, setEmail] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    setSent(null);
+    try {
+      const answer = await authApi.forgotPassword(email.trim());
+      setSent(answer?.message ?? MESSAGES.resetLinkSent);
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.sendResetFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Page
+      title="Forgot your password?"
+      width="narrow"
+      intro={
+        <p>
+          Enter the email you log in with. We will send you a link to set a new password; it works once, for{" "}
+          {TOKEN_LIFETIME.passwordResetMs / 3_600_000} hour.
+        </p>
+      }
+    >
+      <form className="card form" onSubmit={submit}>
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          describedBy={error ? errorId : undefined}
+        />
+        <SubmitButton busy={busy}>Send Reset Link</SubmitButton>
+        {error && (
+          <Notice tone="error" id={errorId}>
+            {error}
+          </Notice>
+        )}
+        {sent && <Notice tone="success">{sent}</Notice>}
+      </form>
+      <p className="form__after">
+        Remembered it? <Link to={paths.login}>Back to Log In</Link>
+      </p>
+    </Page>
+  );
+}

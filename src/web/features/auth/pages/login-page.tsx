@@ -1,0 +1,185 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { SIGN_IN } from "../../../../shared/constants";
+import { MESSAGES } from "../../../../shared/messages";
+import { landingFor, paths } from "../../../../shared/paths";
+import { Notice } from "../../../components/ui/notice";
+import { Page } from "../../../components/ui/page";
+import { SubmitButton } from "../../../components/ui/submit-button";
+import { TextField } from "../../../components/ui/text-field";
+import { errorMessage } from "../../../lib/api";
+import { useAuth } from "../../../lib/auth";
+import { authApi } from "../api";
+
+type Banner = { tone: "success" | "error" | "info"; text: string };
+
+/** What the query string says about an e-mail verification that led here. */
+function verificationNotice(params: URLSearchParams): Banner | null {
+  if (params.get("verification") === "failed") return { tone: "error", text: MESSAGES.emailVerificationFailed };
+  if (params.get("verified") === "true") {
+    return params.get("pending") === "1"
+      ? { tone: "info", text: MESSAGES.emailVerifiedPending }
+      : { tone: "success", text: MESSAGES.emailVerified };
+  }
+  return null;
+}
+
+/** Two-step sign-in: e-mail and password, then the 6-digit code sent by e-mail. */
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const auth = useAuth();
+  const errorId = useId();
+  const [step, setStep] = useState<1 | 2>(params.get("step") === "2" ? 2 : 1);
+  const [email, setEmail] = useState(params.get("email") ?? "");
+  const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Banner | null>(() => verificationNotice(params));
+  const codeInput = useRef<HTMLInputElement>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const movedStep = useRef(false);
+  /** Opened straight on step 2 (?step=2) without an e-mail: ask for it beside the code. */
+  const [askEmail] = useState(() => params.get("step") === "2" && !params.get("email"));
+
+  // Moving between the steps puts the keyboard focus on the new step's first field.
+  useEffect(() => {
+    if (!movedStep.current) return;
+    (step === 2 ? codeInput : emailInput).current?.focus();
+  }, [step]);
+
+  function goToStep(next: 1 | 2) {
+    movedStep.current = true;
+    setError(null);
+    setStep(next);
+  }
+
+  async function submitPassword(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await authApi.login(email.trim(), password);
+      setNotice({ tone: "info", text: answer?.message ?? MESSAGES.signInCodeSent });
+      setCode("");
+      goToStep(2);
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.loginFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function submitCode(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { role } = await authApi.verify2fa(email.trim(), code.trim());
+      auth.signedIn(role);
+      const confirmed = await auth.refresh();
+      setPassword("");
+      navigate(landingFor[confirmed ?? role], { replace: true });
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.twoFactorFailed));
+      setBusy(false);
+    }
+  }
+
+  const describedBy = error ? errorId : undefined;
+  const formError = error && (
+    <Notice tone="error" id={errorId}>
+      {error}
+    </Notice>
+  );
+
+  if (step === 2) {
+    return (
+      <Page title="Enter 2FA Code from Email" documentTitle="Log In" width="narrow">
+        {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
+        <form className="card form" onSubmit={submitCode}>
+          <p className="form__lead">
+            We sent a {SIGN_IN.codeDigits}-digit code to <strong>{email || "your email"}</strong>. It is valid for{" "}
+            {SIGN_IN.codeLifetimeMs / 60_000} minutes.
+          </p>
+          {askEmail && (
+            <TextField
+              label="Email"
+              type="email"
+              name="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              describedBy={describedBy}
+            />
+          )}
+          <TextField
+            ref={codeInput}
+            label="Code"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="\d{6}"
+            maxLength={SIGN_IN.codeDigits}
+            required
+            hint={`The ${SIGN_IN.codeDigits} digits from the email`}
+            value={code}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))}
+            describedBy={describedBy}
+            className="field--code"
+          />
+          <SubmitButton busy={busy}>Log In</SubmitButton>
+          {formError}
+        </form>
+        <p className="form__after">
+          No code, or it expired?{" "}
+          <button type="button" className="link-button" onClick={() => goToStep(1)}>
+            Back to email and password
+          </button>{" "}
+          to get a new one.
+        </p>
+      </Page>
+    );
+  }
+
+  return (
+    <Page title="Log In" width="narrow">
+      {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
+      <form className="card form" onSubmit={submitPassword}>
+        <TextField
+          ref={emailInput}
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          describedBy={describedBy}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          describedBy={describedBy}
+        />
+        <SubmitButton busy={busy}>Log In</SubmitButton>
+        {formError}
+        <p className="form__aside">
+          <Link to={paths.forgotPassword}>Forgot your password?</Link>
+        </p>
+      </form>
+      <p className="form__after">
+        New to CallProof? <Link to={paths.selectSignup}>Create an account</Link>
+      </p>
+    </Page>
+  );
+}

@@ -1,0 +1,96 @@
+import { type FormEvent, useEffect, useId, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { PASSWORD, UI_TIMING } from "../../../../shared/constants";
+import { MESSAGES } from "../../../../shared/messages";
+import { paths } from "../../../../shared/paths";
+import { meetsPasswordRules, passwordRulesMessage } from "../../../../shared/validation";
+import { Notice } from "../../../components/ui/notice";
+import { Page } from "../../../components/ui/page";
+import { SubmitButton } from "../../../components/ui/submit-button";
+import { TextField } from "../../../components/ui/text-field";
+import { errorMessage } from "../../../lib/api";
+import { authApi } from "../api";
+
+const RULES = passwordRulesMessage("employer");
+
+/** Sets a new password from the e-mailed link (?token=…), then returns to Log In. */
+export function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const navigate = useNavigate();
+  const errorId = useId();
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => navigate(paths.login), UI_TIMING.resetRedirectMs);
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || done) return;
+    setError(null);
+    if (!meetsPasswordRules(password)) return setFieldError(RULES);
+    if ([...password].length > PASSWORD.maxLength) return setFieldError(MESSAGES.passwordTooLong);
+    setFieldError(null);
+    setBusy(true);
+    try {
+      const answer = await authApi.resetPassword(token, password);
+      setDone(answer?.message ?? MESSAGES.passwordReset);
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.resetFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!token) {
+    return (
+      <Page title="Reset your password" width="narrow">
+        <div className="card">
+          <Notice tone="error">{MESSAGES.invalidResetLink}</Notice>
+          <p>
+            Open the link from your most recent reset email, or{" "}
+            <Link to={paths.forgotPassword}>ask for a new link</Link>.
+          </p>
+        </div>
+      </Page>
+    );
+  }
+
+  return (
+    <Page title="Reset your password" width="narrow">
+      <form className="card form" onSubmit={submit}>
+        <TextField
+          label="New password"
+          type="password"
+          name="newPassword"
+          autoComplete="new-password"
+          required
+          hint={RULES}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldError ?? undefined}
+          describedBy={error ? errorId : undefined}
+          disabled={Boolean(done)}
+        />
+        <SubmitButton busy={busy}>Reset Password</SubmitButton>
+        {error && (
+          <Notice tone="error" id={errorId}>
+            {error} {error === MESSAGES.invalidResetLink && <Link to={paths.forgotPassword}>Ask for a new link</Link>}
+          </Notice>
+        )}
+        {done && (
+          <Notice tone="success">
+            {done} Taking you to <Link to={paths.login}>Log In</Link>…
+          </Notice>
+        )}
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,137 @@
+import {
+  createContext,
+  Fragment,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { useNavigate } from "react-router";
+import { ROLES, type Role, UI_TIMING } from "../../shared/constants";
+import { MESSAGES } from "../../shared/messages";
+import { paths } from "../../shared/paths";
+import { ApiError, api } from "./api";
+
+export type AuthContextValue = {
+  role: Role | null;
+  /** true until the first whoami call has answered */
+  loading: boolean;
+  isAdmin: boolean;
+  isSuperuser: boolean;
+  isClient: boolean;
+  /** Asks the server who is signed in; a call already under way is reused, not repeated. */
+  refresh(): Promise<Role | null>;
+  /** Records the role the server just granted at sign-in (answers of older whoami calls are then ignored). */
+  signedIn(role: Role): void;
+  /** Ends the session and returns to the home page with a fresh app view. */
+  signOut(): Promise<void>;
+  signingOut: boolean;
+};
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+async function whoami(): Promise<Role | null> {
+  try {
+    const answer = await api.get<{ role?: unknown }>("/api/auth/whoami", { headers: { "Cache-Control": "no-cache" } });
+    return isRole(answer?.role) ? answer.role : null;
+  } catch (error) {
+    // 401 just means signed out; anything else is logged, never shown.
+    if (!(error instanceof ApiError && error.status === 401)) console.error("whoami failed", error);
+    return null;
+  }
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Who is signed in, for the whole app. Must sit inside the router (sign-out navigates). */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const [role, setRole] = useState<Role | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [signingOut, setSigningOut] = useState(false);
+  /** Bumped on sign-out: remounts everything below, so no page keeps state from the old session. */
+  const [generation, setGeneration] = useState(0);
+  /** Bumped whenever the role is set by a sign-in or sign-out: older whoami answers are stale. */
+  const version = useRef(0);
+  const inflight = useRef<{ version: number; promise: Promise<Role | null> } | null>(null);
+
+  const refresh = useCallback((): Promise<Role | null> => {
+    const current = inflight.current;
+    if (current && current.version === version.current) return current.promise;
+    const startedAt = version.current;
+    const promise = whoami().then((answer) => {
+      if (inflight.current?.promise === promise) inflight.current = null;
+      if (version.current === startedAt) {
+        setRole(answer);
+        setLoading(false);
+      }
+      return answer;
+    });
+    inflight.current = { version: startedAt, promise };
+    return promise;
+  }, []);
+
+  const signedIn = useCallback((next: Role) => {
+    version.current += 1;
+    setRole(next);
+    setLoading(false);
+  }, []);
+
+  const signOut = useCallback(async () => {
+    setSigningOut(true);
+    let failed = false;
+    try {
+      await api.post("/api/auth/logout");
+      await wait(UI_TIMING.logoutRedirectMs);
+    } catch (error) {
+      failed = true;
+      console.error(MESSAGES.logoutFailed, error);
+    }
+    version.current += 1;
+    setRole(null);
+    setLoading(failed);
+    setSigningOut(false);
+    setGeneration((g) => g + 1);
+    navigate(paths.home);
+    // After a failed logout the session may still be alive: ask the server.
+    if (failed) void refresh();
+  }, [navigate, refresh]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      role,
+      loading,
+      isAdmin: role === "admin",
+      isSuperuser: role === "superuser",
+      isClient: role === "client",
+      refresh,
+      signedIn,
+      signOut,
+      signingOut,
+    }),
+    [role, loading, refresh, signedIn, signOut, signingOut],
+  );
+
+  return (
+    <AuthContext.Provider value={value}>
+      <Fragment key={generation}>{children}</Fragment>
+    </AuthContext.Provider>
+  );
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error("useAuth must be used inside <AuthProvider>");
+  return value;
+}

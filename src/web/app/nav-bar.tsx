@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import type { Role } from "../../shared/constants";
 import { paths } from "../../shared/paths";
@@ -23,8 +23,6 @@ function navItems(role: Role | null, loading: boolean): NavItem[] {
   if (role === "admin") items.push({ to: paths.admin, label: "Admin" });
   return items;
 }
-
-const FOCUSABLE = 'a[href], button:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function Logo() {
   return (
@@ -65,7 +63,7 @@ export function NavBar() {
   const items = navItems(role, loading);
   const [open, setOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
-  const panel = useRef<HTMLDivElement>(null);
+  const panel = useRef<HTMLElement>(null);
   const location = useLocation();
 
   const close = useCallback((returnFocus: boolean) => {
@@ -81,10 +79,16 @@ export function NavBar() {
 
   useEffect(() => {
     if (!open) return;
-    panel.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    panel.current?.querySelector<HTMLElement>("a[href], button")?.focus();
+    // While the menu is open the page behind it is out of reach: not focusable, not scrollable.
+    const behind = [...document.querySelectorAll<HTMLElement>("#main, .site-footer, .skip-link")];
+    for (const el of behind) el.inert = true;
     const previousOverflow = document.body.style.overflow;
     document.body.style.overflow = "hidden";
-    // A press outside the panel closes it, like a backdrop.
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape") close(true);
+    };
+    // A press outside the panel and its button closes it, like a backdrop.
     const onPointerDown = (event: PointerEvent) => {
       const target = event.target as Node;
       if (!panel.current?.contains(target) && !menuButton.current?.contains(target)) close(false);
@@ -92,35 +96,17 @@ export function NavBar() {
     // Growing past the breakpoint leaves no menu button: close the panel.
     const wide = window.matchMedia("(min-width: 64rem)");
     const onWide = () => wide.matches && close(false);
+    document.addEventListener("keydown", onKeyDown);
     document.addEventListener("pointerdown", onPointerDown);
     wide.addEventListener("change", onWide);
     return () => {
+      for (const el of behind) el.inert = false;
       document.body.style.overflow = previousOverflow;
+      document.removeEventListener("keydown", onKeyDown);
       document.removeEventListener("pointerdown", onPointerDown);
       wide.removeEventListener("change", onWide);
     };
   }, [open, close]);
-
-  // Escape closes; Tab stays inside the open panel.
-  function onPanelKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key === "Escape") {
-      event.stopPropagation();
-      close(true);
-      return;
-    }
-    if (event.key !== "Tab" || !panel.current) return;
-    const focusable = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  }
 
   const signOutButton = (
     <button
@@ -145,41 +131,32 @@ export function NavBar() {
           ref={menuButton}
           type="button"
           className="menu-button"
-          aria-label="Open menu"
+          aria-label={open ? "Close menu" : "Open menu"}
           aria-expanded={open}
           aria-controls="mobile-menu"
-          onClick={() => setOpen((o) => !o)}
+          onClick={() => (open ? close(false) : setOpen(true))}
         >
           <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            {open ? (
+              <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            ) : (
+              <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            )}
           </svg>
         </button>
       </div>
       <div className="menu-backdrop" data-open={open || undefined} aria-hidden="true" />
-      <div
+      <nav
         ref={panel}
         id="mobile-menu"
         className="mobile-menu"
-        role="dialog"
-        aria-modal="true"
         aria-label="Menu"
         data-open={open || undefined}
         inert={!open}
-        onKeyDown={onPanelKeyDown}
       >
-        <div className="mobile-menu__top">
-          <span className="mobile-menu__title">Menu</span>
-          <button type="button" className="menu-close" aria-label="Close menu" onClick={() => close(true)}>
-            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-              <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            </svg>
-          </button>
-        </div>
-        <nav aria-label="Main (menu)">
-          <NavLinks items={items} onNavigate={() => close(false)} />
-          {role && signOutButton}
-        </nav>
-      </div>
+        <NavLinks items={items} onNavigate={() => close(false)} />
+        {role && signOutButton}
+      </nav>
     </header>
   );
 }

@@ -1,0 +1,118 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { buildTestApp, type TestApp } from "../test/helpers";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WEB_INDEX = path.join(ROOT, "dist/web/index.html");
+const WIDGET_JS = path.join(ROOT, "dist/web/widget.js");
+
+/** Newest modification time of any file under these paths (0 if none exist). */
+function newestMtime(paths: string[]): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    if (!existsSync(p)) return;
+    const stat = statSync(p);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(p)) visit(path.join(p, entry));
+    } else newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const p of paths) visit(path.join(ROOT, p));
+  return newest;
+}
+
+function mtime(file: string): number {
+  return existsSync(file) ? statSync(file).mtimeMs : 0;
+}
+
+/**
+ * Builds the web app (and the widget, which the web build's emptyOutDir removes) when the
+ * build is missing or older than its sources, so the tests never run an outdated UI.
+ */
+export function ensureWebBuild(): void {
+  const webSources = newestMtime(["src/web", "src/shared", "vite.config.ts"]);
+  let rebuiltWeb = false;
+  if (mtime(WEB_INDEX) === 0 || mtime(WEB_INDEX) < webSources) {
+    execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: ROOT, stdio: "inherit" });
+    rebuiltWeb = true;
+  }
+  const widgetEntry = path.join(ROOT, "src/widget/widget.ts");
+  if (existsSync(widgetEntry) && (rebuiltWeb || mtime(WIDGET_JS) < newestMtime(["src/widget", "src/shared"]))) {
+    try {
+      execFileSync("npx", ["tsx", "scripts/build-widget.ts"], { cwd: ROOT, stdio: "inherit" });
+    } catch (error) {
+      console.warn("e2e: the widget build failed; pages that load /widget.js will not work", error);
+    }
+  }
+}
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type E2eServer = TestApp & { url: string };
+
+/**
+ * The real server, in-process, on a fresh database with captured mail, listening on
+ * http://localhost:PORT. PUBLIC_URL is that origin, so the server's CSRF Origin check
+ * accepts the browser's requests.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<E2eServer> {
+  ensureWebBuild();
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const t = await buildTestApp({ env: { PORT: String(port), PUBLIC_URL: url, ...env } });
+  await t.app.listen({ port, host: "127.0.0.1" });
+  return { ...t, url };
+}
+
+/** The machine's Chromium, headless. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+}
+
+export const PHONE = { width: 375, height: 800 } as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+
+/** A fresh browser profile (own cookies) with one page, its relative URLs resolved against the server. */
+export async function openPage(
+  browser: Browser,
+  server: E2eServer,
+  viewport: { width: number; height: number } = DESKTOP,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: server.url, viewport });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error("page error:", error));
+  return { context, page };
+}
+
+/** Fills the two sign-in steps through the UI, reading the e-mailed code; resolves once signed in. */
+export async function signInThroughUi(page: Page, server: E2eServer, email: string, password: string): Promise<void> {
+  const before = server.mail.to(email).length;
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Log In" }).click();
+  await page.getByRole("heading", { name: "Enter 2FA Code from Email" }).waitFor();
+  const code = await server.mail.signInCode(email, before);
+  await page.getByLabel("Code").fill(code);
+  await page.getByRole("button", { name: "Log In" }).click();
+  await page.waitForURL((url) => url.pathname !== "/login");
+}

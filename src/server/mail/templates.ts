@@ -52,3 +52,15 @@ export function employerInvitationMail(to: string, url: string, code: string, da
     { label: "Create your employer account", url },
   );
 }
+
+export function employerActivatedMail(to: string, url: string): Mail {
+  return compose(
+    to,
+    "Your CallProof employer account is active",
+    [
+      "Good news: the CallProof team has activated your employer account.",
+      "You can now sign in, generate access codes for your employees and add the verification widget to your website.",
+    ],
+    { label: "Sign in", url },
+  );
+}

@@ -1,0 +1,124 @@
+import { and, asc, count, eq, ilike, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
+import type { AccountRecord } from "../../../shared/admin";
+import { type Db, rowsOf } from "../../db/client";
+import { organisations, sessions, users } from "../../db/schema";
+import { containsPattern } from "./paging";
+
+const accountColumns = {
+  id: users.id,
+  fullName: users.fullName,
+  email: users.email,
+  companyName: sql<string>`coalesce(${organisations.companyName}, '')`,
+  website: sql<string>`coalesce(${organisations.website}, '')`,
+};
+
+/**
+ * Employer accounts (superusers) in one state. Pending ones are listed only once their e-mail is verified:
+ * an admin should not activate an address nobody has proven to own.
+ */
+function employerFilter(state: "pending" | "active", q: string | undefined): SQL | undefined {
+  const base =
+    state === "pending"
+      ? and(eq(users.role, "superuser"), eq(users.status, "pending"), isNotNull(users.emailVerifiedAt))
+      : and(eq(users.role, "superuser"), eq(users.status, "active"));
+  if (!q) return base;
+  const pattern = containsPattern(q);
+  return and(
+    base,
+    or(ilike(users.fullName, pattern), ilike(users.email, pattern), ilike(organisations.website, pattern)),
+  );
+}
+
+export async function listEmployers(
+  db: Db,
+  state: "pending" | "active",
+  opts: { q?: string; limit?: number; offset?: number } = {},
+): Promise<AccountRecord[]> {
+  const query = db
+    .select(accountColumns)
+    .from(users)
+    .leftJoin(organisations, eq(organisations.id, users.organisationId))
+    .where(employerFilter(state, opts.q))
+    .orderBy(asc(users.id));
+  return opts.limit === undefined ? query : query.limit(opts.limit).offset(opts.offset ?? 0);
+}
+
+export async function countEmployers(db: Db, state: "pending" | "active", q?: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .leftJoin(organisations, eq(organisations.id, users.organisationId))
+    .where(employerFilter(state, q));
+  return row?.n ?? 0;
+}
+
+export async function findUser(db: Db, id: number) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      fullName: users.fullName,
+      role: users.role,
+      status: users.status,
+      emailVerifiedAt: users.emailVerifiedAt,
+      organisationId: users.organisationId,
+    })
+    .from(users)
+    .where(eq(users.id, id));
+  return row;
+}
+
+/** Activates a pending, e-mail-verified superuser; returns it, or undefined. */
+export async function activateEmployer(db: Db, id: number, now: Date) {
+  const [row] = await db
+    .update(users)
+    .set({ status: "active", activatedAt: now })
+    .where(
+      and(eq(users.id, id), eq(users.role, "superuser"), eq(users.status, "pending"), isNotNull(users.emailVerifiedAt)),
+    )
+    .returning({ id: users.id, email: users.email, organisationId: users.organisationId });
+  return row;
+}
+
+/** Deactivates a pending or active superuser and ends its sessions; returns it, or undefined. */
+export async function deactivateEmployer(db: Db, id: number, now: Date) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ status: "deactivated", deactivatedAt: now })
+      .where(and(eq(users.id, id), eq(users.role, "superuser"), ne(users.status, "deactivated")))
+      .returning({ id: users.id, email: users.email, organisationId: users.organisationId });
+    if (row) await tx.delete(sessions).where(eq(sessions.userId, row.id));
+    return row;
+  });
+}
+
+/**
+ * Deactivates every superuser and client whose e-mail domain is exactly `domain` and ends their sessions,
+ * in one statement. Admin accounts (and so the caller) are never touched. Returns the ids deactivated.
+ */
+export async function deactivateDomain(db: Db, domain: string, now: Date, callerId: number): Promise<number[]> {
+  const rows = rowsOf<{ id: number }>(
+    await db.execute(sql`
+      with gone as (
+        update ${users} set status = 'deactivated', deactivated_at = ${now.toISOString()}::timestamptz
+        where role in ('superuser', 'client') and status <> 'deactivated' and id <> ${callerId}
+          and regexp_replace(email, '^.*@', '') = ${domain}
+        returning id
+      ), ended as (
+        delete from ${sessions} where user_id in (select id from gone)
+      )
+      select id from gone order by id`),
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+export async function stats(db: Db) {
+  const [row] = await db
+    .select({
+      totalGenerated: sql<string>`coalesce(sum(${users.codesGenerated}), 0)`,
+      totalVerified: sql<string>`coalesce(sum(${users.codesVerified}), 0)`,
+    })
+    .from(users);
+  return { totalGenerated: Number(row?.totalGenerated ?? 0), totalVerified: Number(row?.totalVerified ?? 0) };
+}

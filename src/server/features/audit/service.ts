@@ -1,0 +1,68 @@
+import { AUDIT_CSV_MAX_ROWS, AUDIT_PAGE_SIZE, type AuditEntry, type AuditQuery } from "../../../shared/audit";
+import type { App } from "../../types";
+import { pageEnvelope } from "../admin/paging";
+import { type AuditFilter, countEvents, listEvents } from "./repository";
+
+const DAY_MS = 86_400_000;
+const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The query's filters as database conditions; a bare `to` date covers that whole day (UTC). */
+export function filterOf(query: Omit<AuditQuery, "page">): AuditFilter {
+  const parse = (v: string) => new Date(BARE_DATE.test(v) ? `${v}T00:00:00Z` : v);
+  return {
+    actorEmail: query.actor || undefined,
+    action: query.action || undefined,
+    organisationId: query.organisationId,
+    from: query.from ? parse(query.from) : undefined,
+    until: query.to
+      ? BARE_DATE.test(query.to)
+        ? new Date(parse(query.to).getTime() + DAY_MS)
+        : new Date(parse(query.to).getTime() + 1)
+      : undefined,
+  };
+}
+
+/** One page (50) of audit events, newest first. */
+export async function auditPage(app: App, filter: AuditFilter, page = 1) {
+  const [items, total] = await Promise.all([
+    listEvents(app.db, filter, AUDIT_PAGE_SIZE, (page - 1) * AUDIT_PAGE_SIZE),
+    countEvents(app.db, filter),
+  ]);
+  return pageEnvelope(items, total, page, AUDIT_PAGE_SIZE);
+}
+
+const CSV_COLUMNS = [
+  "id",
+  "at",
+  "actorEmail",
+  "action",
+  "target",
+  "organisationId",
+  "ip",
+  "outcome",
+  "detail",
+] as const;
+
+/**
+ * One CSV cell: quoted, quotes doubled, and a text starting with = + - @ (or tab / carriage return)
+ * prefixed with an apostrophe so a spreadsheet shows it instead of running it as a formula.
+ */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  let text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (typeof value === "string" || typeof value === "object") {
+    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  }
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export function toCsv(rows: AuditEntry[]): string {
+  const lines = [CSV_COLUMNS.join(",")];
+  for (const row of rows) lines.push(CSV_COLUMNS.map((c) => csvCell(row[c])).join(","));
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+/** The filtered events as CSV, newest first, at most 50,000 rows. */
+export async function auditCsv(app: App, filter: AuditFilter) {
+  return toCsv(await listEvents(app.db, filter, AUDIT_CSV_MAX_ROWS));
+}

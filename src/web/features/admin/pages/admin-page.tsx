@@ -1,10 +1,59 @@
+import { useState } from "react";
+import { Notice } from "../../../components/ui/notice";
 import { Page } from "../../../components/ui/page";
+import { useAdminDashboard } from "../api";
+import { ActiveEmployers } from "../components/active-employers";
+import { AuditLogSection } from "../components/audit-log";
+import { DomainDeactivation } from "../components/domain-deactivation";
+import { EmployerCodeForm } from "../components/employer-code-form";
+import { PendingAccounts } from "../components/pending-accounts";
+import { StatsPanel } from "../components/stats-panel";
+import "../admin.css";
 
-/** Placeholder: admin dashboard (spec §2 /admin). The route guard admits admin only. */
+/** The platform admin's dashboard (spec §2 /admin). The route guard admits admin only; the server checks every call. */
 export function AdminPage() {
+  const dashboard = useAdminDashboard();
+  const loading = dashboard.status === "loading";
+  const failed = dashboard.status === "failed";
+  /** bumped after each change made here, so the audit log shows it */
+  const [changes, setChanges] = useState(0);
+  const changed = () => setChanges((n) => n + 1);
+
+  function activated(id: number) {
+    dashboard.removePending(id);
+    void dashboard.reloadActive();
+    changed();
+  }
+
   return (
     <Page title="Admin dashboard">
-      <p className="muted">This page is coming soon.</p>
+      {failed && (
+        <Notice tone="error">
+          Could not load the dashboard data, so the lists below are empty. Please reload the page to try again.
+        </Notice>
+      )}
+      <StatsPanel stats={dashboard.stats} />
+      <EmployerCodeForm onGenerated={changed} />
+      <PendingAccounts accounts={dashboard.pending} loading={loading} failed={failed} onActivated={activated} />
+      <ActiveEmployers
+        page={dashboard.active}
+        query={dashboard.activeQuery.q}
+        loading={loading || dashboard.activeLoading}
+        failed={failed}
+        onSearch={dashboard.searchActive}
+        onPage={dashboard.showActivePage}
+        onDeactivated={() => {
+          void dashboard.reloadActive();
+          changed();
+        }}
+      />
+      <DomainDeactivation
+        onDone={() => {
+          void dashboard.reloadAll();
+          changed();
+        }}
+      />
+      <AuditLogSection refreshKey={changes} />
     </Page>
   );
 }

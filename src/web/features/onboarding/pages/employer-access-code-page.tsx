@@ -23,8 +23,8 @@ export function EmployerAccessCodePage() {
       width="narrow"
       intro={
         <p>
-          CallProof is invite-only. Enter the access code from your invitation email to create your organisation's
-          admin account.
+          CallProof is invite-only. Enter the access code from your invitation email to create your organisation's admin
+          account.
         </p>
       }
     >

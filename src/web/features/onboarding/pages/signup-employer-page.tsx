@@ -50,7 +50,8 @@ function EmployerForm({ code, email }: { code: string; email: string }) {
       return { field, message: passwordProblem };
     }
     if (!agreed) return { field: "terms", message: MESSAGES.mustAgreeToTerms };
-    if (!websiteSchema.safeParse(website).success) return { field: "website", message: ONBOARDING_MESSAGES.invalidWebsite };
+    if (!websiteSchema.safeParse(website).success)
+      return { field: "website", message: ONBOARDING_MESSAGES.invalidWebsite };
     return null;
   }
 

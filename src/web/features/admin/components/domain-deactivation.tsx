@@ -1,0 +1,87 @@
+import { type FormEvent, useId, useState } from "react";
+import { domainSchema } from "../../../../shared/admin";
+import { MESSAGES } from "../../../../shared/messages";
+import { Notice } from "../../../components/ui/notice";
+import { TextField } from "../../../components/ui/text-field";
+import { errorMessage } from "../../../lib/api";
+import { adminApi } from "../api";
+
+/** Deactivates every employer and client whose e-mail is at one domain, after a confirmation. */
+export function DomainDeactivation({ onDone }: { onDone(): void }) {
+  const errorId = useId();
+  const [domain, setDomain] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setResult(null);
+    const parsed = domainSchema.safeParse(domain);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? "Domain is required.");
+      return;
+    }
+    setError(null);
+    const target = parsed.data;
+    if (
+      !window.confirm(
+        `Are you sure you want to deactivate ALL users with email domain "${target}"? This cannot be undone.`,
+      )
+    ) {
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await adminApi.deactivateByDomain(target);
+      setResult(answer?.message ?? `Users with email domain "${target}" deactivated.`);
+      setDomain("");
+      onDone();
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.deactivationFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="admin-section" aria-labelledby="domain-title">
+      <h2 id="domain-title">Deactivate Users by Email Domain</h2>
+      <form className="card form inline-form danger-zone" onSubmit={submit} noValidate>
+        <p className="form__lead">
+          Deactivates every employer and employee account whose email address is at this domain, and signs them out.
+        </p>
+        <div className="inline-form__row">
+          <TextField
+            label="Email domain"
+            name="domain"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            placeholder="example.com"
+            required
+            value={domain}
+            onChange={(e) => setDomain(e.target.value)}
+            describedBy={error ? errorId : undefined}
+            className="inline-form__grow"
+          />
+          <button
+            type="submit"
+            className="button button--danger"
+            aria-disabled={busy || undefined}
+            data-busy={busy || undefined}
+          >
+            Deactivate domain
+          </button>
+        </div>
+        {error && (
+          <Notice tone="error" id={errorId}>
+            {error}
+          </Notice>
+        )}
+        <div role="status">{result && <p className="notice notice--success">{result}</p>}</div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { type FormEvent, useId, useState } from "react";
+import { generateEmployerCodeBody } from "../../../../shared/admin";
+import { MESSAGES } from "../../../../shared/messages";
+import { CopyableValue } from "../../../components/ui/copyable-value";
+import { Notice } from "../../../components/ui/notice";
+import { TextField } from "../../../components/ui/text-field";
+import { errorMessage } from "../../../lib/api";
+import { adminApi } from "../api";
+
+/** Invite an employer: an access code for their (company) e-mail, which is also e-mailed to them. */
+export function EmployerCodeForm({ onGenerated }: { onGenerated(): void }) {
+  const errorId = useId();
+  const [email, setEmail] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<{ code: string; email: string } | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const parsed = generateEmployerCodeBody.safeParse({ email });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? "Enter a valid email address.");
+      return;
+    }
+    setError(null);
+    setResult(null);
+    setBusy(true);
+    try {
+      const { code } = await adminApi.generateEmployerCode(parsed.data.email);
+      setResult({ code, email: parsed.data.email });
+      setEmail("");
+      onGenerated();
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.adminCodeFailed));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="admin-section" aria-labelledby="invite-title">
+      <h2 id="invite-title">Generate employer access code</h2>
+      <form className="card form inline-form" onSubmit={submit} noValidate>
+        <div className="inline-form__row">
+          <TextField
+            label="Employer email"
+            type="email"
+            name="employerEmail"
+            autoComplete="off"
+            hint="A company address; the invitation with the code is emailed to it."
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            describedBy={error ? errorId : undefined}
+            className="inline-form__grow"
+          />
+          <button
+            type="submit"
+            className="button button--primary"
+            aria-disabled={busy || undefined}
+            data-busy={busy || undefined}
+          >
+            Generate access code
+          </button>
+        </div>
+        {error && (
+          <Notice tone="error" id={errorId}>
+            {error}
+          </Notice>
+        )}
+        <div role="status">
+          {result && (
+            <div className="code-result">
+              <CopyableValue label="Access Code" value={result.code} />
+              <p className="muted">An invitation with this code was emailed to {result.email}.</p>
+            </div>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}

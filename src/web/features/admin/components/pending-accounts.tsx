@@ -1,0 +1,95 @@
+import { useEffect, useId, useRef, useState } from "react";
+import type { AccountRecord } from "../../../../shared/admin";
+import { UI_TIMING } from "../../../../shared/constants";
+import { MESSAGES } from "../../../../shared/messages";
+import { TableScroll } from "../../../components/ui/table-scroll";
+import { adminApi, failureReason } from "../api";
+import { ActivatedBanner } from "./activated-banner";
+
+type PendingAccountsProps = {
+  accounts: AccountRecord[];
+  loading: boolean;
+  failed: boolean;
+  /** the account was activated: drop its row and reload the active list */
+  onActivated(id: number): void;
+};
+
+/** Employer accounts waiting for the manual check, each with an Activate button. */
+export function PendingAccounts({ accounts, loading, failed, onActivated }: PendingAccountsProps) {
+  const captionId = useId();
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const [bannerKey, setBannerKey] = useState(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  async function activate(account: AccountRecord) {
+    if (busyId !== null) return;
+    setBusyId(account.id);
+    try {
+      await adminApi.activate(account.id);
+      // A new key restarts the animation when accounts are activated one after another.
+      setBannerKey((k) => k + 1);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setBannerKey(0), UI_TIMING.activationBannerMs);
+      onActivated(account.id);
+    } catch (error) {
+      alert(MESSAGES.activateFailedPrefix + failureReason(error));
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  return (
+    <section className="admin-section" aria-labelledby="pending-title">
+      <h2 id="pending-title">Pending employer accounts</h2>
+      <div role="status" className="admin-section__status">
+        {bannerKey > 0 && <ActivatedBanner key={bannerKey} />}
+      </div>
+      <TableScroll labelledBy={captionId}>
+        <table className="data-table">
+          <caption id={captionId}>
+            Employer accounts awaiting activation{accounts.length > 0 ? ` (${accounts.length})` : ""}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Company</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {accounts.length === 0 ? (
+              <tr>
+                <td colSpan={4} className="data-table__empty">
+                  {loading ? "Loading…" : failed ? "Could not load the pending accounts." : "No pending accounts."}
+                </td>
+              </tr>
+            ) : (
+              accounts.map((account) => (
+                <tr key={account.id}>
+                  <th scope="row">{account.fullName}</th>
+                  <td>{account.email}</td>
+                  <td>{account.companyName}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button button--primary"
+                      aria-disabled={busyId === account.id || undefined}
+                      data-busy={busyId === account.id || undefined}
+                      onClick={() => void activate(account)}
+                    >
+                      Activate<span className="visually-hidden"> {account.fullName}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </TableScroll>
+    </section>
+  );
+}

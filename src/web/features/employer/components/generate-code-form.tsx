@@ -1,0 +1,75 @@
+import { type FormEvent, useId, useState } from "react";
+import { generateAccessCodeBody, MAX_USERS_LIMIT } from "../../../../shared/employer";
+import { MESSAGES } from "../../../../shared/messages";
+import { Notice } from "../../../components/ui/notice";
+import { TextField } from "../../../components/ui/text-field";
+import { ApiError } from "../../../lib/api";
+import { employerApi } from "../api";
+
+/** How many employees may sign up with a new access code; the code panel is refetched afterwards. */
+export function GenerateCodeForm({ onDone }: { onDone(): void | Promise<void> }) {
+  const errorId = useId();
+  const [maxUsers, setMaxUsers] = useState("1");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const text = maxUsers.trim();
+    const parsed = generateAccessCodeBody.safeParse({ maxUsers: /^\d+$/.test(text) ? Number(text) : Number.NaN });
+    if (!parsed.success) {
+      alert(MESSAGES.invalidUserLimit);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await employerApi.generateAccessCode(parsed.data.maxUsers);
+    } catch (err) {
+      setError(
+        err instanceof ApiError && err.status === 409
+          ? (err.message ?? MESSAGES.activeCodeExists)
+          : MESSAGES.adminCodeFailed,
+      );
+    } finally {
+      setBusy(false);
+    }
+    await onDone();
+  }
+
+  return (
+    <form className="generate-code" onSubmit={submit} noValidate>
+      <div className="generate-code__row">
+        <TextField
+          label="Required users"
+          type="number"
+          name="maxUsers"
+          min={1}
+          max={MAX_USERS_LIMIT}
+          step={1}
+          inputMode="numeric"
+          required
+          hint="How many employees may sign up with the new code."
+          value={maxUsers}
+          onChange={(e) => setMaxUsers(e.target.value)}
+          describedBy={error ? errorId : undefined}
+          className="generate-code__field"
+        />
+        <button
+          type="submit"
+          className="button button--primary"
+          aria-disabled={busy || undefined}
+          data-busy={busy || undefined}
+        >
+          Generate Access Code
+        </button>
+      </div>
+      {error && (
+        <Notice tone="error" id={errorId}>
+          {error}
+        </Notice>
+      )}
+    </form>
+  );
+}

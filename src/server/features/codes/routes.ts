@@ -1,3 +1,42 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { currentUser, requireUser } from "../../plugins/guards";
 import type { App } from "../../types";
+import { clientInfo } from "./repository";
+import { clientInfoAnswer, generatedWordsAnswer, verifyAnswer, verifyBody } from "./schemas";
+import { generateWords, verifyWords } from "./service";
 
-export default async function routes(_app: App) {}
+/** CORS for the widget's call: any origin, never credentials (cookies are not wanted and not read). */
+const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "POST",
+  "access-control-allow-headers": "content-type",
+  "access-control-max-age": "7200",
+};
+
+/** Every answer of /api/verify, errors included, is readable cross-origin, and sets no cookie. */
+async function widgetCall(_request: FastifyRequest, reply: FastifyReply) {
+  reply.headers(CORS_HEADERS);
+  reply.csrfIssued = true;
+}
+
+export default async function codesRoutes(app: App) {
+  app.get(
+    "/client-info",
+    { preHandler: requireUser, schema: { response: { 200: clientInfoAnswer } } },
+    async (request) => clientInfo(app.db, currentUser(request).id),
+  );
+
+  app.post(
+    "/generate-words",
+    { preHandler: requireUser, schema: { response: { 200: generatedWordsAnswer } } },
+    async (request) => generateWords(app, request, currentUser(request)),
+  );
+
+  app.options("/verify", { onRequest: widgetCall }, async (_request, reply) => reply.code(204).send());
+
+  app.post(
+    "/verify",
+    { onRequest: widgetCall, schema: { body: verifyBody, response: { 200: verifyAnswer } } },
+    async (request) => verifyWords(app, request, request.body.words),
+  );
+}

@@ -1,0 +1,156 @@
+import { eq, sql } from "drizzle-orm";
+import { type Db, rowsOf } from "../../db/client";
+import { organisations, users } from "../../db/schema";
+import { hitStatement } from "../../lib/rate-limit";
+import type { SiteScope } from "./site";
+
+const iso = (d: Date) => d.toISOString();
+
+type Limit = { key: string; limit: number; windowMs: number };
+
+export type GenerateRow = { allowed: boolean; oldest: string | Date | null; id: number | string | null };
+
+/**
+ * One statement for a code generation: counts the user's rate-limit hit, stores the code's hash
+ * (taking over the row of an equal hash only if that code is used or expired), counts it on the user
+ * and writes the audit entry. `id` is null when the limit refused it or the hash belongs to a live code.
+ */
+export async function insertCode(
+  db: Db,
+  p: {
+    limit: Limit;
+    userId: number;
+    userEmail: string;
+    organisationId: number | null;
+    codeHash: string;
+    now: Date;
+    expiresAt: Date;
+    ip: string;
+  },
+): Promise<GenerateRow> {
+  const now = iso(p.now);
+  const rows = rowsOf<GenerateRow>(
+    await db.execute(sql`
+      with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
+      ins as (
+        insert into identity_codes as ic (user_id, code_hash, created_at, expires_at)
+        select ${p.userId}::int, ${p.codeHash}::text, ${now}::timestamptz, ${iso(p.expiresAt)}::timestamptz
+        from rl where rl.allowed
+        on conflict (code_hash) do update set
+          user_id = excluded.user_id, created_at = excluded.created_at, expires_at = excluded.expires_at, used_at = null
+        where ic.used_at is not null or ic.expires_at <= excluded.created_at
+        returning ic.id
+      ),
+      counted as (
+        update users set codes_generated = codes_generated + 1
+        where id = ${p.userId}::int and exists (select 1 from ins)
+        returning id
+      ),
+      logged as (
+        insert into audit_log (at, actor_id, actor_email, organisation_id, action, target, ip, outcome, detail)
+        select ${now}::timestamptz, ${p.userId}::int, ${p.userEmail}::text, ${p.organisationId}::int, 'code.generate',
+          ins.id::text, ${p.ip}::text, case when rl.allowed then 'success' else 'denied' end,
+          case when rl.allowed then null else jsonb_build_object('reason', 'rate-limited') end
+        from rl left join ins on true
+        where not rl.allowed or ins.id is not null
+        returning id
+      )
+      select rl.allowed, rl.oldest, ins.id from rl left join ins on true`),
+  );
+  const row = rows[0];
+  if (!row) throw new Error("code generation statement returned no row");
+  return row;
+}
+
+export type VerifyRow = {
+  allowed: boolean;
+  oldest: string | Date | null;
+  verified: boolean;
+  full_name: string | null;
+  company_name: string | null;
+  website: string | null;
+};
+
+/**
+ * One statement for a look-up, atomic on both engines: counts the client's rate-limit hit; uses the
+ * code up only if the hit was allowed and the code is live (unused, unexpired), its owner active and
+ * the site allowed; counts the verification on the owner; and writes the audit entry (origin, IP,
+ * outcome and reason, code id; never the words). Under concurrent look-ups the row lock and
+ * PostgreSQL's re-check of `used_at is null` let exactly one of them succeed.
+ */
+export async function consumeCode(
+  db: Db,
+  p: { limit: Limit; codeHash: string; now: Date; scope: SiteScope; origin: string | null; ip: string },
+): Promise<VerifyRow> {
+  const now = iso(p.now);
+  const anySite = p.scope === "any";
+  // Host names never contain commas.
+  const hosts = p.scope === "any" ? "" : p.scope.join(",");
+  const rows = rowsOf<VerifyRow>(
+    await db.execute(sql`
+      with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
+      c as (
+        select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.full_name, u.organisation_id,
+          o.company_name, o.website,
+          (${anySite}::boolean or coalesce(
+            o.domain = any(string_to_array(${hosts}::text, ','))
+              or o.website_host = any(string_to_array(${hosts}::text, ',')),
+            false)) as site_ok
+        from identity_codes ic
+        join users u on u.id = ic.user_id
+        left join organisations o on o.id = u.organisation_id
+        where ic.code_hash = ${p.codeHash}::text
+      ),
+      used as (
+        update identity_codes ic set used_at = ${now}::timestamptz
+        from c, rl
+        where ic.id = c.id and rl.allowed and c.status = 'active' and c.site_ok
+          and ic.used_at is null and ic.expires_at > ${now}::timestamptz
+        returning ic.id
+      ),
+      counted as (
+        update users set codes_verified = codes_verified + 1
+        from used, c where users.id = c.user_id
+        returning users.id
+      ),
+      result as (
+        select rl.allowed, rl.oldest, used.id is not null as verified, c.id, c.user_id, c.organisation_id,
+          c.full_name, c.company_name, c.website,
+          case
+            when not rl.allowed then 'rate-limited'
+            when used.id is not null then 'verified'
+            when c.id is null then 'unknown'
+            when c.used_at is not null then 'used'
+            when c.expires_at <= ${now}::timestamptz then 'expired'
+            when c.status <> 'active' then 'owner-inactive'
+            when not c.site_ok then 'wrong-site'
+            else 'used'
+          end as reason
+        from rl left join c on true left join used on true
+      ),
+      logged as (
+        insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
+        select ${now}::timestamptz, organisation_id, 'code.verify', id::text, ${p.ip}::text,
+          case when verified then 'success' when allowed then 'failure' else 'denied' end,
+          jsonb_build_object('origin', ${p.origin}::text, 'reason', reason, 'ownerId', user_id)
+        from result
+        returning id
+      )
+      select allowed, oldest, verified, full_name, company_name, website from result`),
+  );
+  const row = rows[0];
+  if (!row) throw new Error("verify statement returned no row");
+  return row;
+}
+
+/** The name, company and website of a user (empty strings without an organisation). */
+export async function clientInfo(db: Db, userId: number) {
+  const [row] = await db
+    .select({ fullName: users.fullName, companyName: organisations.companyName, website: organisations.website })
+    .from(users)
+    .leftJoin(organisations, eq(organisations.id, users.organisationId))
+    .where(eq(users.id, userId));
+  return row
+    ? { fullName: row.fullName, companyName: row.companyName ?? "", website: row.website ?? "" }
+    : { fullName: "", companyName: "", website: "" };
+}

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { CODES_TEXT, VERIFY_WORDS_MAX_LENGTH } from "../../../shared/codes";
+
+/**
+ * `POST /api/verify` body. Shape errors (no `words`, not a string, blank, too long) are 400 and are
+ * not look-ups; any other string is a look-up, answered 200 `verified: false` unless it is a live code.
+ * (Kept on the server: the shared module must stay free of zod for the widget's size budget.)
+ */
+export const verifyBody = z.object({
+  words: z
+    .string({ error: CODES_TEXT.wordsRequired })
+    .max(VERIFY_WORDS_MAX_LENGTH, CODES_TEXT.wordsTooLong)
+    .trim()
+    .min(1, CODES_TEXT.wordsRequired),
+});
+
+export const clientInfoAnswer = z.object({ fullName: z.string(), companyName: z.string(), website: z.string() });
+
+export const verifyAnswer = z.union([
+  z.object({ verified: z.literal(true), caller: clientInfoAnswer }),
+  z.object({ verified: z.literal(false), message: z.string() }),
+]);
+
+export const generatedWordsAnswer = z.object({ words: z.array(z.string()), expiresAt: z.string() });

@@ -1,0 +1,32 @@
+import { isIP } from "node:net";
+
+/**
+ * Which sites a look-up may verify codes for, from its `Origin` header (domain locking):
+ * - "any": no Origin (a server-side integration) or the product's own origin: every organisation.
+ * - a list of host names: the origin's host and each parent domain of it; the code verifies when its
+ *   organisation's e-mail domain or website host is among them (so subdomains are allowed).
+ * - an empty list: nothing verifies (`Origin: null`, http other than on localhost, anything malformed).
+ */
+export type SiteScope = "any" | string[];
+
+/** Hosts where plain http is accepted (a developer's machine). */
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export function siteScope(origin: string | undefined, publicOrigin: string): SiteScope {
+  if (origin === undefined || origin === publicOrigin) return "any";
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return [];
+  }
+  // A real Origin header is a serialised origin; anything else (paths, lists, "null") is refused.
+  if (url.origin !== origin.toLowerCase()) return [];
+  const host = url.hostname.toLowerCase();
+  if (url.protocol === "http:" ? !LOCAL_HOSTS.has(host) : url.protocol !== "https:") return [];
+  if (isIP(host) || host.startsWith("[")) return [host];
+  const labels = host.split(".");
+  // "shop.eu.example.com" → shop.eu.example.com, eu.example.com, example.com (never the bare TLD)
+  const hosts = labels.slice(0, -1).map((_, i) => labels.slice(i).join("."));
+  return hosts.length > 0 ? hosts : [host];
+}

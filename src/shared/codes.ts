@@ -1,0 +1,152 @@
+/**
+ * Identity codes and the verification widget: answer types, texts and the widget loader.
+ * Shared by the server, the web app and the widget. Keep this module free of zod and other
+ * libraries: the widget (5 KB gzip budget) imports it.
+ */
+
+/** `POST /api/generate-words` */
+export type GeneratedWords = { words: string[]; expiresAt: string };
+
+/** `GET /api/client-info` (and the caller named by a successful verify) */
+export type ClientInfo = { fullName: string; companyName: string; website: string };
+
+/** `POST /api/verify` */
+export type VerifyAnswer = { verified: true; caller: ClientInfo } | { verified: false; message: string };
+
+/** What `POST /api/verify` accepts in `words`: longer input is refused 400 before any look-up. */
+export const VERIFY_WORDS_MAX_LENGTH = 200;
+
+/** Texts of this feature that are not in the spec (the spec's own are in MESSAGES). */
+export const CODES_TEXT = {
+  tooManyLookups: "Too many look-ups from your network. Please try again later.",
+  verifyUnavailable: "Verification is unavailable right now. Please try again in a moment.",
+  generateUnavailable: "Could not create a code right now. Please try again.",
+  wordsRequired: "Enter the three words the caller gave you.",
+  wordsTooLong: `The words must be at most ${VERIFY_WORDS_MAX_LENGTH} characters.`,
+
+  // /dashboard
+  dashboardTitle: "Generate Identity Code",
+  generateButton: "Generate Identity Code",
+  generating: "Generating...",
+  codeLabel: "Your identity code",
+  expiresIn: (seconds: number) => `Expires in: ${seconds} seconds`,
+  codeExpired: "The code has expired. Generate a new one when you need it.",
+  shareHint:
+    "Read these three words to the person you are calling. They can check them on your organisation's website.",
+
+  // /download
+  downloadTitle: "Add the widget",
+  plainSnippetTitle: "Plain snippet",
+  plainSnippetHelp: "Paste this where the widget should appear on your website.",
+  loaderSnippetTitle: "Recommended: loader with retries",
+  loaderSnippetHelp: "Loads the widget, retrying if the network fails, and shows a message if it cannot load.",
+  copyButton: "Copy",
+  copyFailed: "Copy failed: select the text and copy it by hand.",
+  domainLockNote:
+    "The widget only verifies callers from your organisation when it runs on your website (your e-mail domain, your website's host, or their subdomains, over https).",
+
+  // /in-a-call
+  inACallTitle: "In a call?",
+  loadingWidget: "Loading the verification widget...",
+} as const;
+
+/** Texts of the embeddable widget. */
+export const WIDGET_TEXT = {
+  title: "Verify a caller",
+  label: "The caller's three words",
+  hint: "For example: apple / river / stone",
+  button: "Verify",
+  checking: "Checking...",
+  verified: (name: string, company: string) => (company ? `Verified: ${name} from ${company}` : `Verified: ${name}`),
+  notVerified: "This code is not valid. The caller may not be who they claim to be: do not share personal details.",
+  tooMany: "Too many look-ups, try later.",
+  threeWords: "Enter exactly three words.",
+  unavailable: "Verification is unavailable right now. Please try again later.",
+} as const;
+
+/** Where the widget mounts when its script tag names no target. */
+export const WIDGET_DEFAULT_TARGET_ID = "callproof-widget";
+
+export type WidgetLoaderOptions = {
+  /** absolute URL of widget.js */
+  src: string;
+  /** CSS selector of the element the widget mounts in */
+  target: string;
+  tries: number;
+  delayMs: number;
+  failureText: string;
+};
+
+/**
+ * Loads widget.js, retrying up to `tries` times `delayMs` apart, then shows `failureText` in the
+ * target. Self-contained (no outside names) because the /download snippet embeds its source text;
+ * the /in-a-call page calls it directly. Returns a function that stops pending retries.
+ */
+export function loadCallProofWidget(o: WidgetLoaderOptions): () => void {
+  let tries = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let current: HTMLScriptElement | undefined;
+  function attempt() {
+    tries++;
+    const s = document.createElement("script");
+    s.src = o.src;
+    s.async = true;
+    s.setAttribute("data-target", o.target);
+    s.onerror = () => {
+      s.remove();
+      if (stopped) return;
+      if (tries < o.tries) {
+        timer = setTimeout(attempt, o.delayMs);
+        return;
+      }
+      const box = document.querySelector(o.target);
+      if (!box) return;
+      const p = document.createElement("p");
+      p.setAttribute("role", "alert");
+      p.textContent = o.failureText;
+      p.style.cssText = "padding:12px;border:1px solid #b00020;border-radius:6px;color:#8a0018;background:#fff5f5";
+      box.appendChild(p);
+    };
+    current = s;
+    document.head.appendChild(s);
+  }
+  attempt();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    if (current) current.remove();
+  };
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
+/** The plain snippet of /download: a mount point and the script tag. */
+export function plainSnippet(publicUrl: string): string {
+  const src = escapeAttribute(`${publicUrl.replace(/\/+$/, "")}/widget.js`);
+  return [
+    `<div id="${WIDGET_DEFAULT_TARGET_ID}"></div>`,
+    `<script src="${src}" data-target="#${WIDGET_DEFAULT_TARGET_ID}" async></script>`,
+  ].join("\n");
+}
+
+/** The recommended snippet of /download: a mount point and the loader with retries, as inline code. */
+export function loaderSnippet(publicUrl: string, tries: number, delayMs: number, failureText: string): string {
+  const options: WidgetLoaderOptions = {
+    src: `${publicUrl.replace(/\/+$/, "")}/widget.js`,
+    target: `#${WIDGET_DEFAULT_TARGET_ID}`,
+    tries,
+    delayMs,
+    failureText,
+  };
+  // "<" escaped so the JSON cannot close the script element early.
+  const args = JSON.stringify(options).replace(/</g, "\\u003c");
+  return [
+    `<div id="${WIDGET_DEFAULT_TARGET_ID}"></div>`,
+    "<script>",
+    `(${loadCallProofWidget.toString()})(${args});`,
+    "</script>",
+  ].join("\n");
+}

@@ -1,2 +1,162 @@
-// The embeddable verification widget (issue 4).
-export {};
+/**
+ * The embeddable verification widget, served as /widget.js (an IIFE, no framework).
+ *
+ *   <div id="callproof-widget"></div>
+ *   <script src="https://callproof.example/widget.js" data-target="#callproof-widget" async></script>
+ *
+ * data-target: CSS selector of the element to mount in; without it the widget goes right after its
+ * script tag. It talks only to the origin it was loaded from, without cookies, and lives in a Shadow
+ * DOM so the host page's styles and the widget's cannot touch each other.
+ */
+import { WIDGET_TEXT } from "../shared/codes";
+
+type Answer = {
+  verified?: boolean;
+  message?: string;
+  caller?: { fullName?: string; companyName?: string; website?: string };
+};
+
+const MARK = "data-callproof-widget";
+
+const CSS = `
+:host{all:initial;display:block;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a}
+*{box-sizing:border-box}
+.w{max-width:28rem;min-width:0;padding:16px;border:1px solid #c4c7cc;border-radius:10px;background:#fff}
+.t{margin:0 0 8px;font-size:1.1em;font-weight:700}
+label{display:block;font-weight:600}
+.h{margin:2px 0 8px;color:#4a4f57;font-size:.9em}
+.row{display:flex;flex-wrap:wrap;gap:8px}
+input{flex:1 1 12rem;min-width:0;padding:10px 12px;font:inherit;color:#1a1a1a;background:#fff;border:1px solid #6b7079;border-radius:6px}
+button{padding:10px 18px;font:inherit;font-weight:600;color:#fff;background:#0b57d0;border:0;border-radius:6px;cursor:pointer}
+button:disabled{background:#4d5866;cursor:wait}
+input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
+.r:empty{display:none}
+.r{margin-top:12px;padding:12px;border-radius:6px;border:1px solid #c4c7cc;overflow-wrap:anywhere}
+.ok{color:#0a5028;background:#eefaf1;border-color:#1e7b3c}
+.no{color:#8a0018;background:#fff5f5;border-color:#b00020}
+.r p{margin:0}
+.r strong{display:block}
+a{color:inherit}
+`;
+
+/** The script element this code runs from; a loader-injected tag is found by its src. */
+function ownScript(): HTMLScriptElement | null {
+  const current = document.currentScript as HTMLScriptElement | null;
+  if (current?.src) return current;
+  const all = document.querySelectorAll<HTMLScriptElement>("script[src]");
+  for (let i = all.length - 1; i >= 0; i--) {
+    const s = all[i] as HTMLScriptElement;
+    if (/\/widget\.js(?:[?#]|$)/.test(s.src)) return s;
+  }
+  return null;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string) {
+  const e = document.createElement(tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k] as string);
+  if (text) e.textContent = text;
+  return e;
+}
+
+function mount(host: HTMLElement, api: string) {
+  const root = host.attachShadow({ mode: "open" });
+  const style = el("style", {}, CSS);
+  const box = el("div", { class: "w" });
+  const form = el("form", { "aria-labelledby": "t", novalidate: "" });
+  const input = el("input", {
+    id: "i",
+    type: "text",
+    autocomplete: "off",
+    autocapitalize: "none",
+    spellcheck: "false",
+    maxlength: "200",
+    "aria-describedby": "h",
+  });
+  const button = el("button", { type: "submit" }, WIDGET_TEXT.button);
+  const row = el("div", { class: "row" });
+  row.append(input, button);
+  form.append(
+    el("p", { class: "t", id: "t" }, WIDGET_TEXT.title),
+    el("label", { for: "i" }, WIDGET_TEXT.label),
+    el("p", { class: "h", id: "h" }, WIDGET_TEXT.hint),
+    row,
+  );
+  const result = el("div", { class: "r", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+  box.append(form, result);
+  root.append(style, box);
+
+  const show = (kind: "ok" | "no" | "", lines: string[], website?: string) => {
+    result.className = `r ${kind}`;
+    result.textContent = "";
+    lines.forEach((line, i) => {
+      result.append(el(i === 0 && kind === "ok" ? "strong" : "p", {}, line));
+    });
+    if (website && /^https?:\/\//i.test(website)) {
+      const p = el("p");
+      p.append(el("a", { href: website, target: "_blank", rel: "noopener noreferrer" }, website));
+      result.append(p);
+    }
+  };
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const words = input.value.trim();
+    if (words.split(/[\s/,.-]+/).filter(Boolean).length !== 3) {
+      show("no", [WIDGET_TEXT.threeWords]);
+      input.focus();
+      return;
+    }
+    button.disabled = true;
+    show("", [WIDGET_TEXT.checking]);
+    try {
+      const response = await fetch(`${api}/api/verify`, {
+        method: "POST",
+        mode: "cors",
+        credentials: "omit",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ words }),
+      });
+      const answer = (await response.json().catch(() => ({}))) as Answer;
+      if (response.status === 429) show("no", [WIDGET_TEXT.tooMany]);
+      else if (response.ok && answer.verified === true && answer.caller) {
+        const { fullName = "", companyName = "", website } = answer.caller;
+        show("ok", [WIDGET_TEXT.verified(fullName, companyName)], website);
+      } else if (response.ok) show("no", [answer.message || WIDGET_TEXT.notVerified]);
+      else show("no", [answer.message || WIDGET_TEXT.unavailable]);
+    } catch {
+      show("no", [WIDGET_TEXT.unavailable]);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+/** The element data-target names, or null (none, not there, or not a valid selector). */
+function targetOf(script: HTMLScriptElement): Element | null {
+  const selector = script.getAttribute("data-target");
+  try {
+    return selector ? document.querySelector(selector) : null;
+  } catch {
+    return null;
+  }
+}
+
+function start(script: HTMLScriptElement) {
+  const api = new URL(script.src, document.baseURI).origin;
+  const place = targetOf(script);
+  if (place?.querySelector(`[${MARK}]`)) return; // already mounted there (the script ran twice)
+  const host = el("div", { [MARK]: "" });
+  if (place) place.appendChild(host);
+  else if (script.parentNode && script.parentNode !== document.head)
+    script.parentNode.insertBefore(host, script.nextSibling);
+  else document.body.appendChild(host);
+  mount(host, api);
+}
+
+const script = ownScript();
+if (script) {
+  // An async script may run before the page has parsed its target: wait for it then.
+  if (script.hasAttribute("data-target") && document.readyState === "loading" && !targetOf(script)) {
+    document.addEventListener("DOMContentLoaded", () => start(script));
+  } else start(script);
+}

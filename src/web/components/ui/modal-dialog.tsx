@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from "react";
 import "./ui.css";
 
 type ModalDialogProps = {
@@ -11,9 +11,32 @@ type ModalDialogProps = {
   children: ReactNode;
 };
 
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Tab and Shift+Tab wrap around inside the dialog instead of leaving for the browser's own controls. */
+function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== "Tab") return;
+  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => el.offsetParent !== null || el === document.activeElement,
+  );
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  const inside = active instanceof HTMLElement && focusable.includes(active);
+  if (event.shiftKey && (active === first || !inside)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !inside)) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 /**
  * A modal dialog on the native <dialog> element opened with showModal(): the rest of the page
- * is inert (focus stays inside), Escape closes it, it is labelled by its heading, and focus goes
+ * is inert and Tab wraps around inside, Escape closes it, it is labelled by its heading, and focus goes
  * back to whatever opened it.
  */
 export function ModalDialog({ open, onClose, title, doneLabel = "Close", children }: ModalDialogProps) {
@@ -60,7 +83,7 @@ export function ModalDialog({ open, onClose, title, doneLabel = "Close", childre
   }, []);
 
   return (
-    <dialog ref={dialog} className="modal" aria-labelledby={titleId} aria-modal="true">
+    <dialog ref={dialog} className="modal" aria-labelledby={titleId} aria-modal="true" onKeyDown={trapTab}>
       <div className="modal__header">
         <h2 id={titleId} ref={heading} tabIndex={-1} className="modal__title">
           {title}

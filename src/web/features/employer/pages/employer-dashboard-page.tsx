@@ -18,7 +18,8 @@ export function EmployerDashboardPage() {
   /** bumped after each change made here, so the audit events show it */
   const [changes, setChanges] = useState(0);
   const changed = () => setChanges((n) => n + 1);
-  const audit = useOrganisationAudit(changes, dashboard.status === "ready");
+  // The organisation's audit events are an employer's; a visiting admin reads the platform log on /admin.
+  const audit = useOrganisationAudit(changes, dashboard.status === "ready" && isSuperuser);
 
   if (dashboard.status === "loading") {
     return (
@@ -112,22 +113,24 @@ export function EmployerDashboardPage() {
         />
       </section>
 
-      <section className="employer-section" aria-labelledby="events-title">
-        <h2 id="events-title">Activity</h2>
-        {audit.error && <Notice tone="error">{audit.error}</Notice>}
-        <AuditTable
-          caption={`Your organisation's audit events, newest first${audit.page ? ` (${audit.page.total})` : ""}`}
-          entries={audit.page?.items ?? []}
-          emptyText={audit.loading ? "Loading…" : "No events yet."}
-        />
-        <Pager
-          label="Audit events"
-          page={audit.page?.page ?? 1}
-          pages={audit.page?.pages ?? 1}
-          onPage={audit.showPage}
-          busy={audit.loading}
-        />
-      </section>
+      {isSuperuser && (
+        <section className="employer-section" aria-labelledby="events-title">
+          <h2 id="events-title">Activity</h2>
+          {audit.error && <Notice tone="error">{audit.error}</Notice>}
+          <AuditTable
+            caption={`Your organisation's audit events, newest first${audit.page ? ` (${audit.page.total})` : ""}`}
+            entries={audit.page?.items ?? []}
+            emptyText={audit.loading ? "Loading…" : "No events yet."}
+          />
+          <Pager
+            label="Audit events"
+            page={audit.page?.page ?? 1}
+            pages={audit.page?.pages ?? 1}
+            onPage={audit.showPage}
+            busy={audit.loading}
+          />
+        </section>
+      )}
     </Page>
   );
 }

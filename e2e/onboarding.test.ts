@@ -1,0 +1,189 @@
+import { randomBytes } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "../src/shared/messages";
+import { createUser, GOOD_PASSWORD } from "../test/helpers";
+import { DESKTOP, type E2eServer, launchBrowser, openPage, PHONE, signInThroughUi, startServer } from "./support";
+
+let server: E2eServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+  const { context, page } = await openPage(browser, server, viewport);
+  contexts.push(context);
+  return page;
+}
+
+const pathIs = (pathname: string) => (url: URL) => url.pathname === pathname;
+/** The path and query of an e-mailed link, to open on the test server. */
+const local = (url: URL) => `${url.pathname}${url.search}`;
+
+/** The Terms / Privacy dialog behaves as a modal: labelled, focus inside, Escape closes, focus back on the opener. */
+async function checkLegalDialog(page: Page, opener: string, title: string) {
+  const button = page.getByRole("button", { name: opener, exact: true });
+  await button.click();
+  const dialog = page.getByRole("dialog", { name: title });
+  await dialog.waitFor();
+  expect(await dialog.getAttribute("aria-modal")).toBe("true");
+  expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  // Tabbing around stays in the dialog (the page behind is inert).
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest("dialog")))).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+}
+
+describe("onboarding", () => {
+  it("takes an employer from invitation to dashboard and an employee from access code to /dashboard", async () => {
+    const domain = `acme-${randomBytes(4).toString("hex")}.test`;
+    const employerEmail = `boss@${domain}`;
+    const employeeEmail = `sam@${domain}`;
+
+    // The platform admin invites the employer.
+    const admin = await createUser(server, { role: "admin", fullName: "Ada Admin" });
+    const adminPage = await newPage();
+    await signInThroughUi(adminPage, server, admin.email, admin.password);
+    await adminPage.waitForURL(pathIs("/admin"));
+    await adminPage.getByLabel("Employer email").fill(`  ${employerEmail.toUpperCase()} `);
+    await adminPage.getByRole("button", { name: "Generate access code" }).click();
+    await adminPage.getByText("Access Code:").waitFor();
+    const shownCode = ((await adminPage.locator(".copyable__value").first().textContent()) ?? "").trim();
+    expect(shownCode.length).toBeGreaterThan(4);
+
+    // The employer follows the e-mailed link: the code is prefilled.
+    const invitation = await server.mail.link(employerEmail, "/employer-access-code");
+    expect(invitation.searchParams.get("code")).toBe(shownCode);
+    const employer = await newPage(PHONE);
+    await employer.goto(local(invitation));
+    await employer.getByText("invite-only").waitFor();
+    expect(await employer.getByLabel("Access code").inputValue()).toBe(shownCode);
+    await employer.getByRole("button", { name: "Continue" }).click();
+    await employer.waitForURL(pathIs("/signup-employer"));
+
+    const email = employer.getByLabel("Email", { exact: true });
+    expect(await email.inputValue()).toBe(employerEmail);
+    expect(await email.getAttribute("readonly")).not.toBeNull();
+    await employer.getByLabel("Full name").fill("Bea Boss");
+    await employer.getByLabel("Company name").fill("Acme Ltd");
+    await employer.getByLabel("Website").fill(`www.${domain}`);
+    await employer.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
+    await employer.getByLabel("Confirm password").fill(`${GOOD_PASSWORD}x`);
+    await employer.getByRole("button", { name: "Create account" }).click();
+    await employer.getByRole("alert").filter({ hasText: MESSAGES.passwordsDoNotMatch }).waitFor();
+    await employer.getByLabel("Confirm password").fill(GOOD_PASSWORD);
+    await employer.getByRole("button", { name: "Create account" }).click();
+    await employer.getByRole("alert").filter({ hasText: MESSAGES.mustAgreeToTerms }).waitFor();
+
+    await checkLegalDialog(employer, "Terms & Conditions", "Terms & Conditions");
+    await checkLegalDialog(employer, "Privacy Policy", "Privacy Policy");
+    await employer.getByLabel("I am 18 or over and agree to the Terms & Conditions and Privacy Policy").check();
+    await employer.getByRole("button", { name: "Create account" }).click();
+    await employer.getByText(MESSAGES.followEmailLink).waitFor();
+
+    // Verification leads to Log In with the pending notice; signing in is refused until activation.
+    const verify = await server.mail.link(employerEmail, "/verify-email");
+    await employer.goto(local(verify));
+    await employer.waitForURL(pathIs("/login"));
+    await employer.getByText(MESSAGES.emailVerifiedPending).waitFor();
+    expect(await employer.getByLabel("Email").inputValue()).toBe(employerEmail);
+    await employer.getByLabel("Password").fill(GOOD_PASSWORD);
+    await employer.getByRole("button", { name: "Log In" }).click();
+    await employer.getByRole("alert").filter({ hasText: MESSAGES.accountPending }).waitFor();
+
+    // The admin activates the account: check mark banner, the row leaves, the active list has it.
+    await adminPage.reload();
+    const pending = adminPage.getByRole("region", { name: "Pending employer accounts", exact: true });
+    await pending.getByRole("button", { name: "Activate Bea Boss" }).click();
+    await adminPage.getByText(MESSAGES.employerActivated).waitFor();
+    await pending.getByRole("row", { name: /Bea Boss/ }).waitFor({ state: "detached" });
+    await adminPage
+      .getByRole("region", { name: "Active employers", exact: true })
+      .getByRole("row", { name: /Bea Boss/ })
+      .waitFor();
+    await adminPage.getByText(MESSAGES.employerActivated).waitFor({ state: "detached", timeout: 6000 });
+
+    // The employer signs in, lands on the dashboard and creates an employee code.
+    await signInThroughUi(employer, server, employerEmail, GOOD_PASSWORD);
+    await employer.waitForURL(pathIs("/employer-dashboard"));
+    await employer.getByText("Acme Ltd").waitFor();
+    await employer.getByText(MESSAGES.noAccessCodeData).waitFor();
+    await employer.getByLabel("Required users").fill("3");
+    await employer.getByRole("button", { name: "Generate Access Code" }).click();
+    await employer.getByText("Access Code:").waitFor();
+    const employeeCode = ((await employer.locator(".copyable__value").textContent()) ?? "").trim();
+    await employer.getByText("Available").waitFor();
+
+    // The employee signs up with it, as a new visitor would.
+    const employee = await newPage(PHONE);
+    await employee.goto("/select-signup");
+    await employee.getByRole("link", { name: "I am an employee with an access code" }).click();
+    await employee.waitForURL(pathIs("/signup-employee"));
+    await employee.getByLabel("Access code").fill("WRONG-CODE");
+    await employee.getByRole("button", { name: "Continue" }).click();
+    await employee.getByRole("alert").waitFor();
+    await employee.getByLabel("Access code").fill(employeeCode);
+    await employee.getByRole("button", { name: "Continue" }).click();
+    await employee.waitForURL(pathIs("/employee-create-account"));
+
+    await employee.getByText(`@${domain}`, { exact: true }).waitFor();
+    await employee.getByLabel(`Work email (your address at ${domain})`).fill("sam");
+    await employee.getByLabel("Full name").fill("Sam Staff");
+    expect(await employee.getByLabel("Website").getAttribute("readonly")).not.toBeNull();
+    await employee.getByLabel("Password", { exact: true }).fill("weak");
+    await employee.getByLabel("Confirm password").fill("weak");
+    await employee.getByRole("button", { name: "Create account" }).click();
+    await employee.getByRole("alert").filter({ hasText: MESSAGES.employeePasswordRules }).waitFor();
+    await employee.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
+    await employee.getByLabel("Confirm password").fill(GOOD_PASSWORD);
+    await checkLegalDialog(employee, "Terms & Conditions", "Terms & Conditions");
+    await employee.getByLabel("I am 18 or over and agree to the Terms & Conditions and Privacy Policy").check();
+    await employee.getByRole("button", { name: "Create account" }).click();
+    await employee.getByText(MESSAGES.followEmailLink).waitFor();
+
+    const employeeVerify = await server.mail.link(employeeEmail, "/verify-email");
+    await employee.goto(local(employeeVerify));
+    await employee.waitForURL(pathIs("/login"));
+    await employee.getByText(MESSAGES.emailVerified).waitFor();
+    await signInThroughUi(employee, server, employeeEmail, GOOD_PASSWORD);
+    await employee.waitForURL(pathIs("/dashboard"));
+
+    // The employer sees the new user in the table.
+    await employer.reload();
+    await employer.getByRole("row", { name: /Sam Staff/ }).waitFor();
+  });
+
+  it("sends visitors without a valid code back to the code pages", async () => {
+    const page = await newPage();
+    await page.goto("/signup-employer");
+    await page.waitForURL(pathIs("/employer-access-code"));
+    await page.goto("/employee-create-account");
+    await page.waitForURL(pathIs("/signup-employee"));
+    await page.goto("/employer-access-code");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("alert").waitFor();
+    await page.getByLabel("Access code").fill("NOT-A-REAL-CODE");
+    await page.getByRole("button", { name: "Continue" }).click();
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    expect(((await alert.textContent()) ?? "").trim()).not.toBe("");
+    const describedBy = await page.getByLabel("Access code").getAttribute("aria-describedby");
+    expect(describedBy).toContain(await alert.getAttribute("id"));
+  });
+});

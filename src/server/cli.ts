@@ -11,19 +11,25 @@ const USAGE = `Usage: npm run admin -- create --email you@example.com
   Asks for the password (or reads it from standard input when that is not a terminal).
   Uses the same DATABASE_URL / DATA_DIR as npm start.`;
 
-/** Reads a password without echoing it on a terminal; a pipe gives its first line. */
-function askPassword(prompt: string): Promise<string> {
+/** Reads a password without echoing it on a terminal; from a pipe, its first line. */
+async function askPassword(prompt: string): Promise<string> {
+  if (!process.stdin.isTTY) {
+    let text = "";
+    for await (const chunk of process.stdin) {
+      text += chunk;
+      if (text.includes("\n")) break;
+    }
+    return text.split(/\r?\n/)[0] ?? "";
+  }
+  process.stdout.write(prompt);
   const muted = new Writable({ write: (_chunk, _enc, cb) => cb() });
-  const tty = process.stdin.isTTY;
-  if (tty) process.stdout.write(prompt);
-  const rl = createInterface({ input: process.stdin, output: tty ? muted : undefined, terminal: tty });
+  const rl = createInterface({ input: process.stdin, output: muted, terminal: true });
   return new Promise((resolve) => {
     rl.once("line", (line) => {
       rl.close();
-      if (tty) process.stdout.write("\n");
+      process.stdout.write("\n");
       resolve(line);
     });
-    rl.once("close", () => resolve(""));
   });
 }
 

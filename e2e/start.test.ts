@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ensureWebBuild, freePort } from "./support";
+
+/** The README's run command, as a new user would use it: a real process, nothing configured. */
+const ROOT = path.resolve(import.meta.dirname, "..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+
+type Server = { proc: ChildProcess; url: string; output: () => string };
+const running: ChildProcess[] = [];
+
+async function start(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  let out = "";
+  const proc = spawn(TSX, ["src/server/main.ts"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), ...env },
+  });
+  running.push(proc);
+  proc.stdout?.on("data", (d) => (out += d));
+  proc.stderr?.on("data", (d) => (out += d));
+  const url = `http://localhost:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/api/auth/whoami`);
+      if (res.status === 401) break;
+    } catch {}
+    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`server did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { proc, url, output: () => out };
+}
+
+function stop(proc: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null) return resolve(proc.exitCode);
+    proc.once("exit", (code) => resolve(code));
+    proc.kill("SIGTERM");
+  });
+}
+
+afterEach(async () => {
+  for (const p of running.splice(0)) await stop(p);
+});
+
+/** A client that keeps cookies and echoes the CSRF token, like the web app. */
+function client(url: string) {
+  const jar = new Map<string, string>();
+  return async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(url + p, {
+      method,
+      headers: {
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
+        "x-xsrf-token": jar.get("XSRF-TOKEN") ?? "",
+        ...(body ? { "content-type": "application/json" } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair = ""] = c.split(";");
+      const [k = "", v = ""] = pair.split("=");
+      jar.set(k, v);
+    }
+    return res;
+  };
+}
+
+describe("npm start with nothing configured", () => {
+  it("serves the app, tells how to create the first admin, and stops cleanly on SIGTERM", async () => {
+    ensureWebBuild();
+    const dataDir = mkdtempSync(path.join(tmpdir(), "callproof-start-"));
+    const s = await start({ DATA_DIR: dataDir });
+    expect(s.output()).toContain("npm run admin -- create --email");
+    const page = await fetch(`${s.url}/login`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    const widget = await fetch(`${s.url}/widget.js`);
+    expect(widget.status).toBe(200);
+    expect(await stop(s.proc)).toBe(0);
+    expect(existsSync(path.join(dataDir, "app-secret"))).toBe(true);
+
+    // The operator CLI creates the first admin; its password comes on standard input.
+    const cli = spawnSync(TSX, ["src/server/cli.ts", "create", "--email", "Boss@Example.com"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
+      input: "Launch-Day-2026!\n",
+      encoding: "utf8",
+    });
+    expect(cli.stdout + cli.stderr).toContain("Admin boss@example.com created");
+    expect(cli.status).toBe(0);
+
+    // Restart on the same data: sign in with the code printed by the dev outbox.
+    const s2 = await start({ DATA_DIR: dataDir });
+    const call = client(s2.url);
+    await call("GET", "/api/auth/whoami");
+    const login = await call("POST", "/api/auth/login", { email: "boss@example.com", password: "Launch-Day-2026!" });
+    expect(login.status).toBe(200);
+    let code: string | undefined;
+    for (let i = 0; i < 50 && !code; i++) {
+      code = /sign-in code.*?\b(\d{6})\b/.exec(s2.output())?.[1];
+      if (!code) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(code).toMatch(/^\d{6}$/);
+    const verify = await call("POST", "/api/auth/verify-2fa", { email: "boss@example.com", code });
+    expect(verify.status).toBe(200);
+    expect(await verify.json()).toEqual({ role: "admin" });
+    expect(readdirSync(path.join(dataDir, "outbox")).filter((f) => f.endsWith(".eml"))).toHaveLength(1);
+    expect(await stop(s2.proc)).toBe(0);
+  });
+
+  it("refuses to start with a bad setting, naming it", () => {
+    const res = spawnSync(TSX, ["src/server/main.ts"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", PORT: "not-a-port", DATA_DIR: mkdtempSync(path.join(tmpdir(), "cp-")) },
+      encoding: "utf8",
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain("PORT");
+  });
+
+  it("creates the admin from ADMIN_EMAIL and ADMIN_PASSWORD", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "callproof-start-"));
+    const s = await start({ DATA_DIR: dataDir, ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "Bootstrap-Pass-9!" });
+    const call = client(s.url);
+    await call("GET", "/api/auth/whoami");
+    const login = await call("POST", "/api/auth/login", { email: "ops@example.com", password: "Bootstrap-Pass-9!" });
+    expect(login.status).toBe(200);
+    expect(s.output()).not.toContain("Bootstrap-Pass-9!");
+  });
+});

@@ -184,6 +184,8 @@ export const auditLog = pgTable(
     index("audit_log_at_idx").on(t.at),
     index("audit_log_org_at_idx").on(t.organisationId, t.at),
     index("audit_log_actor_at_idx").on(t.actorId, t.at),
+    /** the admin's audit filter by actor e-mail */
+    index("audit_log_actor_email_at_idx").on(t.actorEmail, t.at),
     index("audit_log_action_at_idx").on(t.action, t.at),
   ],
 );

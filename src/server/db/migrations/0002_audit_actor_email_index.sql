@@ -1,0 +1,1 @@
+CREATE INDEX "audit_log_actor_email_at_idx" ON "audit_log" USING btree ("actor_email","at");

@@ -341,6 +341,15 @@ describe("POST /api/verify", () => {
       expect(await counters(t, user.id)).toEqual({ generated: 0, verified: 1 });
     });
 
+    it("records a hostile Origin verbatim and safely", async () => {
+      const { typed } = await employeeCode(t, org);
+      const origin = String.raw`https://x.example/'); drop table users; -- \' \\ $1 ü`;
+      expect((await verify(t, typed, { origin })).json()).toEqual(NOT_VERIFIED);
+      const [a] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify"));
+      expect(a?.detail).toMatchObject({ origin, reason: "wrong-site" });
+      expect((await verify(t, typed)).json()).toMatchObject({ verified: true });
+    });
+
     it("accepts http only on localhost and 127.0.0.1 hosts of the organisation", async () => {
       const { user } = await employeeCode(t, { domain: "localhost", website: "http://127.0.0.1:8080" });
       const a = await storeCode(t, user.id);

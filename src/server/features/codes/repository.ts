@@ -1,8 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { type Db, rowsOf } from "../../db/client";
+import type { Db } from "../../db/client";
 import { organisations, users } from "../../db/schema";
 import { hitStatement } from "../../lib/rate-limit";
+import { executePrepared } from "./prepared";
 import type { SiteScope } from "./site";
+
+type DbKind = "pglite" | "postgres";
 
 const iso = (d: Date) => d.toISOString();
 
@@ -17,6 +20,7 @@ export type GenerateRow = { allowed: boolean; oldest: string | Date | null; id: 
  */
 export async function insertCode(
   db: Db,
+  kind: DbKind,
   p: {
     limit: Limit;
     userId: number;
@@ -29,8 +33,11 @@ export async function insertCode(
   },
 ): Promise<GenerateRow> {
   const now = iso(p.now);
-  const rows = rowsOf<GenerateRow>(
-    await db.execute(sql`
+  const rows = await executePrepared<GenerateRow>(
+    db,
+    kind,
+    "codes_generate",
+    sql`
       with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
       ins as (
         insert into identity_codes as ic (user_id, code_hash, created_at, expires_at)
@@ -55,7 +62,7 @@ export async function insertCode(
         where not rl.allowed or ins.id is not null
         returning id
       )
-      select rl.allowed, rl.oldest, ins.id from rl left join ins on true`),
+      select rl.allowed, rl.oldest, ins.id from rl left join ins on true`,
   );
   const row = rows[0];
   if (!row) throw new Error("code generation statement returned no row");
@@ -80,14 +87,18 @@ export type VerifyRow = {
  */
 export async function consumeCode(
   db: Db,
+  kind: DbKind,
   p: { limit: Limit; codeHash: string; now: Date; scope: SiteScope; origin: string | null; ip: string },
 ): Promise<VerifyRow> {
   const now = iso(p.now);
   const anySite = p.scope === "any";
   // Host names never contain commas.
   const hosts = p.scope === "any" ? "" : p.scope.join(",");
-  const rows = rowsOf<VerifyRow>(
-    await db.execute(sql`
+  const rows = await executePrepared<VerifyRow>(
+    db,
+    kind,
+    "codes_verify",
+    sql`
       with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
       c as (
         select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.full_name, u.organisation_id,
@@ -136,7 +147,7 @@ export async function consumeCode(
         from result
         returning id
       )
-      select allowed, oldest, verified, full_name, company_name, website from result`),
+      select allowed, oldest, verified, full_name, company_name, website from result`,
   );
   const row = rows[0];
   if (!row) throw new Error("verify statement returned no row");

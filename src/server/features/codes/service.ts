@@ -38,7 +38,7 @@ export async function generateWords(
   };
   for (let i = 0; i < MAX_DRAWS; i++) {
     const words = draw();
-    const row = await insertCode(app.db, {
+    const row = await insertCode(app.db, app.dbKind, {
       limit,
       userId: user.id,
       userEmail: user.email,
@@ -73,7 +73,7 @@ export async function verifyWords(app: App, request: FastifyRequest, typed: stri
   };
   let row: Awaited<ReturnType<typeof consumeCode>>;
   try {
-    row = await consumeCode(app.db, {
+    row = await consumeCode(app.db, app.dbKind, {
       limit,
       // Text that is not three list words still counts as a look-up; "" matches no stored hash.
       codeHash: words ? codeHash(app.config.appSecret, words) : "",

@@ -1,0 +1,149 @@
+/**
+ * The server half of the verify benchmark, run in its own process so the load generator does not
+ * share its event loop: the whole product (TRUST_PROXY on, logging off) plus a baseline route that
+ * exists only here. Prints `{"url": ...}` once listening; SIGTERM closes it (and drops its database).
+ *   BENCH_ENGINE=pglite | postgres   (postgres needs BENCH_DATABASE_URL: a fresh database is made on that server)
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { buildApp } from "../../src/server/app";
+import { loadConfig } from "../../src/server/config";
+import { type Database, openDatabase, rowsOf } from "../../src/server/db/client";
+import { organisations, users } from "../../src/server/db/schema";
+import { verifyBody } from "../../src/server/features/codes/schemas";
+import { codeHash } from "../../src/server/features/codes/service";
+import { siteScope } from "../../src/server/features/codes/site";
+import { parseWords } from "../../src/server/features/codes/words";
+import { tooManyRequests } from "../../src/server/lib/errors";
+import { smtpMailer } from "../../src/server/mail/mailer";
+import { CODES_TEXT } from "../../src/shared/codes";
+import { IDENTITY_CODE } from "../../src/shared/constants";
+import { MESSAGES } from "../../src/shared/messages";
+
+const engine = process.env.BENCH_ENGINE === "postgres" ? "postgres" : "pglite";
+const dataDir = mkdtempSync(path.join(tmpdir(), "callproof-bench-"));
+let database: Database;
+let dropDatabase = async () => {};
+
+if (engine === "postgres") {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) throw new Error("BENCH_ENGINE=postgres needs BENCH_DATABASE_URL");
+  const name = `cp_bench_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  database = await openDatabase({ databaseUrl: url.toString() });
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  };
+} else {
+  // On disk, as `npm start` runs it.
+  database = await openDatabase({ dataDir: path.join(dataDir, "db") });
+}
+
+const config = loadConfig({
+  APP_SECRET: randomBytes(32).toString("base64url"),
+  DATA_DIR: dataDir,
+  PUBLIC_URL: "http://localhost:3000",
+  TRUST_PROXY: "true",
+  LOG_LEVEL: "silent",
+});
+const app = await buildApp({
+  config,
+  database,
+  logger: false,
+  mailer: smtpMailer("smtp://127.0.0.1:9", config.mailFrom),
+});
+
+/**
+ * The baseline: the same work as POST /api/verify done the plain way, as three statements
+ * (rate-limit upsert, atomic consume, audit insert) instead of one.
+ */
+app.post("/bench/baseline-verify", { schema: { body: verifyBody } }, async (request) => {
+  const now = app.clock.now();
+  const origin = request.headers.origin;
+  const scope = siteScope(origin, config.publicOrigin);
+  const words = parseWords(request.body.words);
+  const limit = await app.limits.hit(
+    `codes-verify:ip:${request.clientKey}`,
+    IDENTITY_CODE.lookupsPerWindow,
+    IDENTITY_CODE.lookupWindowMs,
+    now,
+  );
+  if (!limit.allowed) throw tooManyRequests(CODES_TEXT.tooManyLookups, limit.retryAfterSeconds);
+  const hosts = scope === "any" ? "" : scope.join(",");
+  const [used] = rowsOf<{ id: number; user_id: number; organisation_id: number | null; full_name: string }>(
+    await app.db.execute(sql`
+      update identity_codes ic set used_at = ${now.toISOString()}::timestamptz
+      from users u left join organisations o on o.id = u.organisation_id
+      where ic.code_hash = ${words ? codeHash(config.appSecret, words) : ""}::text
+        and u.id = ic.user_id and u.status = 'active'
+        and ic.used_at is null and ic.expires_at > ${now.toISOString()}::timestamptz
+        and (${scope === "any"}::boolean or coalesce(o.domain = any(string_to_array(${hosts}::text, ','))
+          or o.website_host = any(string_to_array(${hosts}::text, ',')), false))
+      returning ic.id, ic.user_id, u.organisation_id, u.full_name`),
+  );
+  await app.audit.record({
+    action: "code.verify",
+    outcome: used ? "success" : "failure",
+    organisationId: used?.organisation_id ?? null,
+    target: used ? String(used.id) : null,
+    ip: request.ip,
+    detail: { origin: origin ?? null, ownerId: used?.user_id ?? null },
+  });
+  return used
+    ? { verified: true, caller: { fullName: used.full_name } }
+    : { verified: false, message: MESSAGES.codeNotVerified };
+});
+
+// Some live and used codes, so the look-ups search a non-trivial index.
+const now = new Date();
+const [org] = await database.db
+  .insert(organisations)
+  .values({
+    companyName: "Bench Ltd",
+    domain: "bench.example",
+    website: "https://bench.example",
+    websiteHost: "bench.example",
+    createdAt: now,
+  })
+  .returning();
+const [owner] = await database.db
+  .insert(users)
+  .values({
+    email: "owner@bench.example",
+    fullName: "Bench Owner",
+    passwordHash: "x",
+    role: "client",
+    status: "active",
+    organisationId: org?.id,
+    createdAt: now,
+  })
+  .returning();
+await database.db.execute(sql`
+  insert into identity_codes (user_id, code_hash, created_at, expires_at, used_at)
+  select ${owner?.id}::int, md5(i::text), ${now.toISOString()}::timestamptz,
+    ${new Date(now.getTime() + 3_600_000).toISOString()}::timestamptz,
+    case when i % 2 = 0 then ${now.toISOString()}::timestamptz end
+  from generate_series(1, 20000) i`);
+
+const url = await app.listen({ port: 0, host: "127.0.0.1" });
+console.log(JSON.stringify({ url, engine }));
+
+process.on("SIGTERM", async () => {
+  await app.close();
+  await database.close();
+  await dropDatabase();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+});

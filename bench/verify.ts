@@ -1,0 +1,115 @@
+/**
+ * Verify benchmark: POST /api/verify (one SQL statement) against a baseline route doing the same work
+ * as three statements, on the same engine, 32 connections, random words, a distinct client IP per
+ * request (X-Forwarded-For behind TRUST_PROXY). The server runs in a child process.
+ *   npm run bench -- verify                                                        (PGlite only)
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- verify   (PGlite, then PostgreSQL)
+ * BENCH_SECONDS (default 10) per run; each route runs twice, alternating, after a warm-up.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { WORDS } from "../src/server/features/codes/words";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 32;
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+
+function run(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+async function startServer(engine: "pglite" | "postgres"): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "support/verify-server.ts")], {
+    env: { ...process.env, BENCH_ENGINE: engine, BENCH_DATABASE_URL: databaseUrl ?? "" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    if (line.startsWith("{")) return { url: (JSON.parse(line) as { url: string }).url, child };
+  }
+  throw new Error("bench server exited before listening");
+}
+
+async function stopServer(child: ChildProcess) {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+let ipSeq = 0;
+const pick = () => WORDS[Math.floor(Math.random() * WORDS.length)];
+
+function load(url: string, route: string, seconds: number): Promise<autocannon.Result> {
+  return run({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: "POST",
+        path: route,
+        setupRequest: (req) => {
+          const n = ++ipSeq;
+          return {
+            ...req,
+            headers: {
+              "content-type": "application/json",
+              "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+            },
+            body: JSON.stringify({ words: `${pick()} ${pick()} ${pick()}` }),
+          };
+        },
+      },
+    ],
+  });
+}
+
+type Row = { name: string; reqs: number; p50: number; p99: number; bad: number };
+const fmt = (r: Row) =>
+  `${r.name.padEnd(34)} ${r.reqs.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   non-2xx/errors ${r.bad}`;
+
+async function bench(engine: "pglite" | "postgres") {
+  const { url, child } = await startServer(engine);
+  try {
+    await load(url, "/api/verify", 2);
+    await load(url, "/bench/baseline-verify", 2);
+    const results: Record<string, autocannon.Result[]> = { product: [], baseline: [] };
+    for (let round = 0; round < 2; round++) {
+      results.product?.push(await load(url, "/api/verify", SECONDS));
+      results.baseline?.push(await load(url, "/bench/baseline-verify", SECONDS));
+    }
+    const summary = (name: string, rs: autocannon.Result[]): Row => ({
+      name,
+      reqs: rs.reduce((s, r) => s + r.requests.average, 0) / rs.length,
+      p50: Math.max(...rs.map((r) => r.latency.p50)),
+      p99: Math.max(...rs.map((r) => r.latency.p99)),
+      bad: rs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
+    });
+    const product = summary(`${engine}: POST /api/verify (1 stmt)`, results.product ?? []);
+    const baseline = summary(`${engine}: baseline (3 stmts)`, results.baseline ?? []);
+    console.log(fmt(product));
+    console.log(fmt(baseline));
+    const ratio = product.reqs / baseline.reqs;
+    const ok = ratio >= 1 && product.p99 <= 50;
+    console.log(
+      `${engine}: product/baseline ${ratio.toFixed(2)}x, p99 ${product.p99} ms  ${ok ? "(target met)" : "(TARGET MISSED: ≥ 1.0x and p99 ≤ 50 ms)"}\n`,
+    );
+    return ok;
+  } finally {
+    await stopServer(child);
+  }
+}
+
+console.log(
+  `verify benchmark: ${CONNECTIONS} connections, ${SECONDS} s per run, 2 runs per route (reported: mean req/s, worst p50/p99)\n`,
+);
+let allOk = await bench("pglite");
+if (databaseUrl) allOk = (await bench("postgres")) && allOk;
+else console.log("(set BENCH_DATABASE_URL to also run on PostgreSQL)");
+process.exitCode = allOk ? 0 : 1;

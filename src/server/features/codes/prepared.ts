@@ -37,14 +37,14 @@ export async function executePrepared<T>(db: Db, kind: "pglite" | "postgres", la
     return result.rows as T[];
   }
   const pglite = client as PGlite;
-  let statements = preparedOn.get(pglite);
-  if (!statements) preparedOn.set(pglite, (statements = new Map()));
+  const statements = preparedOn.get(pglite) ?? new Map<string, Promise<unknown>>();
+  preparedOn.set(pglite, statements);
   let prepared = statements.get(name);
   if (!prepared) {
     prepared = pglite.query(`prepare ${name} as ${text}`);
     statements.set(name, prepared);
     // A failed PREPARE is tried again next time.
-    prepared.catch(() => statements?.delete(name));
+    prepared.catch(() => statements.delete(name));
   }
   await prepared;
   const result = await pglite.query<T>(`execute ${name}(${(params as Param[]).map(literal).join(", ")})`);

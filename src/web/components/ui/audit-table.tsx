@@ -10,11 +10,12 @@ function formatAt(at: string): string {
   return Number.isNaN(date.getTime()) ? at : dateTime.format(date);
 }
 
-function formatDetail(detail: AuditEntry["detail"] | string | undefined): string {
-  if (detail === null || detail === undefined) return "";
-  if (typeof detail === "string") return detail;
-  if (typeof detail === "object" && Object.keys(detail).length === 0) return "";
-  return JSON.stringify(detail);
+/** The detail object as "key: value" pairs, one per line. */
+function formatDetail(detail: AuditEntry["detail"] | undefined): string {
+  if (!detail) return "";
+  return Object.entries(detail)
+    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .join("\n");
 }
 
 type AuditTableProps = {

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { AuditTable } from "../../../components/ui/audit-table";
 import { Notice } from "../../../components/ui/notice";
 import { Pager } from "../../../components/ui/pager";
@@ -8,6 +8,7 @@ import { type AuditFilters, adminApi, NO_AUDIT_FILTERS, useAuditLog } from "../a
 /** The platform's audit log: filters, newest first, paged, exportable as CSV with the same filters. */
 export function AuditLogSection({ refreshKey }: { refreshKey: number }) {
   const log = useAuditLog(refreshKey);
+  const actionHintId = useId();
   const [draft, setDraft] = useState<AuditFilters>(NO_AUDIT_FILTERS);
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -37,7 +38,7 @@ export function AuditLogSection({ refreshKey }: { refreshKey: number }) {
           label="Action"
           name="action"
           autoComplete="off"
-          hint="An action, or the start of one, such as admin"
+          aria-describedby={actionHintId}
           {...field("action")}
         />
         <TextField
@@ -49,6 +50,10 @@ export function AuditLogSection({ refreshKey }: { refreshKey: number }) {
         />
         <TextField label="From (date)" name="from" type="date" {...field("from")} />
         <TextField label="To (date)" name="to" type="date" {...field("to")} />
+        <p id={actionHintId} className="field__hint audit-filters__note">
+          Action matches a full action name such as admin.activate-account, or the start of one such as admin. Dates are
+          whole days (UTC), both ends included.
+        </p>
         <div className="audit-filters__actions">
           <button type="submit" className="button button--primary">
             Apply filters

@@ -11,7 +11,7 @@ import {
 } from "../../../shared/onboarding";
 import { paths } from "../../../shared/paths";
 import { hmac, normaliseAccessCode, randomAccessCode } from "../../lib/crypto";
-import { badRequest, conflict, tooManyRequests } from "../../lib/errors";
+import { badRequest, conflict, HttpError, tooManyRequests } from "../../lib/errors";
 import { hashPassword } from "../../lib/passwords";
 import { employerInvitationMail } from "../../mail/templates";
 import { currentUser } from "../../plugins/guards";
@@ -154,7 +154,7 @@ export async function registerEmployer(app: App, request: FastifyRequest, body: 
       return { userId, organisationId };
     });
   } catch (err) {
-    if (err instanceof Error && "statusCode" in err) throw await fail(err.message, err);
+    if (err instanceof HttpError) throw await fail(err.message, err);
     throw err;
   }
 
@@ -245,7 +245,7 @@ export async function registerEmployee(app: App, request: FastifyRequest, body: 
       return id;
     });
   } catch (err) {
-    if (err instanceof Error && "statusCode" in err) throw await fail(err.message, err);
+    if (err instanceof HttpError) throw await fail(err.message, err);
     throw err;
   }
 

@@ -275,4 +275,115 @@ describe("administration", () => {
       .waitFor();
     await page.getByText(MESSAGES.noAccessCodeData).waitFor();
   });
+
+  it("shows the specification's texts when admin and employer actions fail", async () => {
+    const tag = randomBytes(3).toString("hex");
+    const organisation = await createOrganisation(`errors-${tag}.test`, "Errors Ltd");
+    const boss = await createUser(server, {
+      email: `boss@errors-${tag}.test`,
+      role: "superuser",
+      fullName: `Err Boss ${tag}`,
+      organisationId: organisation.id,
+    });
+    await seedUsers([
+      { email: `one@errors-${tag}.test`, fullName: "Only Worker", role: "client", organisationId: organisation.id },
+    ]);
+    await seedUsers([
+      {
+        email: `pending@late-${tag}.test`,
+        fullName: `Late Pending ${tag}`,
+        role: "superuser",
+        organisationId: (await createOrganisation(`late-${tag}.test`, "Late Ltd")).id,
+      },
+    ]);
+    await server.database.db
+      .update(users)
+      .set({ status: "pending" })
+      .where(eq(users.email, `pending@late-${tag}.test`));
+
+    const dialogs: string[] = [];
+    const admin = await createUser(server, { role: "admin" });
+    const page = await newPage();
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await signInThroughUi(page, server, admin.email, admin.password);
+    await page.waitForURL(pathIs("/admin"));
+
+    // Server refusals come through with the server's message.
+    await page.route("**/api/admin/activate-account/*", (route) =>
+      route.fulfill({ status: 404, contentType: "application/json", body: JSON.stringify({ message: "Gone." }) }),
+    );
+    await page.getByRole("button", { name: `Activate Late Pending ${tag}` }).click();
+    await expect.poll(() => dialogs).toEqual([`${MESSAGES.activateFailedPrefix}Gone.`]);
+    await page.route("**/api/admin/deactivate-employer/*", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: "{}" }),
+    );
+    const active = page.getByRole("region", { name: "Active employers", exact: true });
+    await active.getByLabel("Search active employers").fill(`Err Boss ${tag}`);
+    await active.getByRole("button", { name: `Deactivate Err Boss ${tag}` }).click();
+    await expect.poll(() => dialogs.length).toBe(2);
+    expect(dialogs[1]?.startsWith(MESSAGES.deactivateEmployerFailedPrefix)).toBe(true);
+
+    // Invitations: a bad address is caught before sending; a webmail one is refused.
+    const invite = page.getByRole("region", { name: "Generate employer access code" });
+    await invite.getByLabel("Employer email").fill("not-an-email");
+    await invite.getByRole("button", { name: "Generate access code" }).click();
+    await invite.getByRole("alert").filter({ hasText: "Enter a valid email address." }).waitFor();
+    await page.route("**/api/admin/generate-employer-access-code", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: "{}" }),
+    );
+    await invite.getByLabel("Employer email").fill(`new@fresh-${tag}.test`);
+    await invite.getByRole("button", { name: "Generate access code" }).click();
+    await invite.getByRole("alert").filter({ hasText: MESSAGES.adminCodeFailed }).waitFor();
+
+    // Domain deactivation: blank is refused here; a failed call falls back to the spec's text.
+    const domainForm = page.getByRole("region", { name: "Deactivate Users by Email Domain" });
+    await domainForm.getByRole("button", { name: "Deactivate domain" }).click();
+    await domainForm.getByRole("alert").waitFor();
+    await page.route("**/api/admin/deactivate-by-domain", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: "{}" }),
+    );
+    await domainForm.getByLabel("Email domain").fill(`nobody-${tag}.test`);
+    await domainForm.getByRole("button", { name: "Deactivate domain" }).click();
+    await domainForm.getByRole("alert").filter({ hasText: MESSAGES.deactivationFailed }).waitFor();
+
+    // A failed load leaves both lists empty and says so.
+    await page.route("**/api/admin/stats", (route) => route.fulfill({ status: 500, body: "" }));
+    await page.reload();
+    await page.getByText(/Could not load the dashboard data/).waitFor();
+    await page.getByText("Could not load the pending accounts.").waitFor();
+    await page.getByText("Could not load the active employers.").waitFor();
+
+    // The employer: user limit check, one active code at a time, failed deactivation, failed load.
+    const employer = await newPage();
+    const employerDialogs: string[] = [];
+    employer.on("dialog", (dialog) => {
+      employerDialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await signInThroughUi(employer, server, boss.email, boss.password);
+    await employer.waitForURL(pathIs("/employer-dashboard"));
+    await employer.getByLabel("Required users").fill("0");
+    await employer.getByRole("button", { name: "Generate Access Code" }).click();
+    await expect.poll(() => employerDialogs).toEqual([MESSAGES.invalidUserLimit]);
+    await employer.getByLabel("Required users").fill("2");
+    await employer.getByRole("button", { name: "Generate Access Code" }).click();
+    await employer.getByText("Access Code:").waitFor();
+    await employer.getByRole("button", { name: "Generate Access Code" }).click();
+    await employer.getByRole("alert").filter({ hasText: MESSAGES.activeCodeExists }).waitFor();
+
+    await employer.route("**/api/employer/deactivate-employee/*", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: "{}" }),
+    );
+    await employer.getByRole("button", { name: "Deactivate Only Worker" }).click();
+    await employer.getByRole("button", { name: /^Confirm\?/ }).click();
+    await expect.poll(() => employerDialogs.length).toBe(2);
+    expect(employerDialogs[1]).toBe(MESSAGES.deactivateEmployeeFailed);
+
+    await employer.route("**/api/employer/me", (route) => route.fulfill({ status: 500, body: "" }));
+    await employer.reload();
+    await employer.getByText(MESSAGES.employerDashboardLoadFailed).waitFor();
+  });
 });

@@ -45,7 +45,7 @@ export async function freshDatabase(): Promise<Database & { url?: string }> {
     const db = await openDatabase({});
     return (db.db as unknown as { $client: PGlite }).$client;
   })();
-  return openDatabase({ pglite: await (await template).clone() });
+  return openDatabase({ pglite: (await (await template).clone()) as PGlite });
 }
 
 export type TestApp = {

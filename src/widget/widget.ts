@@ -4,8 +4,8 @@
  *   <div id="callproof-widget"></div>
  *   <script src="https://callproof.example/widget.js" data-target="#callproof-widget" async></script>
  *
- * data-target: CSS selector of the element to mount in; without it the widget goes right after its
- * script tag. It talks only to the origin it was loaded from, without cookies, and lives in a Shadow
+ * data-target: CSS selector of the element to mount in (if it is not on the page, nothing is shown);
+ * without it the widget goes right after its script tag. It talks only to the origin it was loaded from, without cookies, and lives in a Shadow
  * DOM so the host page's styles and the widget's cannot touch each other.
  */
 import { WIDGET_TEXT } from "../shared/codes";
@@ -144,6 +144,8 @@ function targetOf(script: HTMLScriptElement): Element | null {
 function start(script: HTMLScriptElement) {
   const api = new URL(script.src, document.baseURI).origin;
   const place = targetOf(script);
+  // A named target that is not on the page (any more): mount nowhere rather than somewhere unexpected.
+  if (script.hasAttribute("data-target") && !place) return;
   if (place?.querySelector(`[${MARK}]`)) return; // already mounted there (the script ran twice)
   const host = el("div", { [MARK]: "" });
   if (place) place.appendChild(host);

@@ -1,10 +1,35 @@
+import { CODES_TEXT, loaderSnippet, plainSnippet } from "../../../../shared/codes";
+import { UI_TIMING } from "../../../../shared/constants";
+import { MESSAGES } from "../../../../shared/messages";
 import { Page } from "../../../components/ui/page";
+import { CopySnippet } from "../components/copy-snippet";
+import "../components/codes.css";
 
-/** Placeholder: the widget snippets (spec §2 /download). The route guard already shows the not-authorized text to visitors not signed in. */
+/**
+ * /download (spec §2): the two snippets that add the widget to a website, pointing at this site.
+ * The route guard shows visitors who are not signed in the not-authorized text instead.
+ */
 export function DownloadPage() {
+  const publicUrl = window.location.origin;
   return (
-    <Page title="Add the widget">
-      <p className="muted">This page is coming soon.</p>
+    <Page title={CODES_TEXT.downloadTitle} intro={<p>{CODES_TEXT.domainLockNote}</p>}>
+      <div className="snippets">
+        <CopySnippet
+          title={CODES_TEXT.loaderSnippetTitle}
+          help={CODES_TEXT.loaderSnippetHelp}
+          code={loaderSnippet(
+            publicUrl,
+            UI_TIMING.widgetLoadTries,
+            UI_TIMING.widgetLoadDelayMs,
+            MESSAGES.widgetLoadFailed,
+          )}
+        />
+        <CopySnippet
+          title={CODES_TEXT.plainSnippetTitle}
+          help={CODES_TEXT.plainSnippetHelp}
+          code={plainSnippet(publicUrl)}
+        />
+      </div>
     </Page>
   );
 }

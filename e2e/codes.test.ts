@@ -1,0 +1,225 @@
+/**
+ * Identity codes end to end: an employee generates a code on /dashboard; a page on a second origin
+ * (http://127.0.0.1:<port2>, while the product is http://localhost:<port>) embeds the widget with the
+ * /download snippet and verifies it for the organisation whose website is that origin, and refuses a
+ * code of another organisation; /in-a-call verifies a fresh code once; the countdown clears the words.
+ * (http origins are accepted only on localhost/127.0.0.1 hosts, so organisation A's website is
+ * http://127.0.0.1:<port2>.)
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createOrganisation, storeCode } from "../src/server/features/codes/test-support";
+import { CODES_TEXT, loaderSnippet, plainSnippet, WIDGET_TEXT } from "../src/shared/codes";
+import { UI_TIMING } from "../src/shared/constants";
+import { MESSAGES } from "../src/shared/messages";
+import { createUser, GOOD_PASSWORD } from "../test/helpers";
+import { DESKTOP, type E2eServer, launchBrowser, openPage, signInThroughUi, startServer } from "./support";
+
+let server: E2eServer;
+let browser: Browser;
+let site: Server;
+let siteUrl: string;
+const contexts: BrowserContext[] = [];
+
+/** The organisation's own website: a plain page with one of the /download snippets pasted in. */
+function startSite(productUrl: string): Promise<Server> {
+  const page = (snippet: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Org A</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font-family:serif;color:red} input,button,p{all:unset;color:red}</style></head>
+<body><h1>Org A support</h1>${snippet}</body></html>`;
+  const routes: Record<string, string> = {
+    "/loader": page(
+      loaderSnippet(productUrl, UI_TIMING.widgetLoadTries, UI_TIMING.widgetLoadDelayMs, MESSAGES.widgetLoadFailed),
+    ),
+    "/plain": page(plainSnippet(productUrl)),
+  };
+  const s = createServer((req, res) => {
+    const body = routes[req.url ?? ""];
+    res.writeHead(body ? 200 : 404, { "content-type": "text/html; charset=utf-8" });
+    res.end(body ?? "not found");
+  });
+  return new Promise((resolve) => s.listen(0, "127.0.0.1", () => resolve(s)));
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  site = await startSite(server.url);
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => site?.close(resolve));
+  await server?.close();
+});
+
+async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+  const { context, page } = await openPage(browser, server, viewport);
+  contexts.push(context);
+  return page;
+}
+
+async function employee(website: string, companyName: string, fullName: string) {
+  const organisation = await createOrganisation(server, { website, companyName });
+  const user = await createUser(server, { organisationId: organisation.id, fullName });
+  return { organisation, user };
+}
+
+/** Types a code into the widget on `page` (inside its Shadow DOM) and submits it with Enter. */
+async function verifyInWidget(page: Page, words: string) {
+  const input = page.getByLabel(WIDGET_TEXT.label);
+  await input.fill(words);
+  await input.press("Enter");
+}
+
+/** Generates a code on /dashboard and reads the words off the screen. */
+async function generateOnDashboard(page: Page): Promise<string> {
+  const before = await page
+    .locator(".identity__words")
+    .textContent({ timeout: 100 })
+    .catch(() => null);
+  await page.getByRole("button", { name: CODES_TEXT.generateButton }).click();
+  const words = page.locator(".identity__words");
+  await expect.poll(async () => (await words.textContent()) ?? "").toMatch(/^[a-z]+ \/ [a-z]+ \/ [a-z]+$/);
+  if (before) await expect.poll(async () => await words.textContent()).not.toBe(before);
+  return (await words.textContent()) as string;
+}
+
+describe("identity codes", () => {
+  it("an employee's code verifies on the organisation's own website and not on another's", async () => {
+    server.clock.set(Date.now());
+    const a = await employee(siteUrl, "Org A", "Alice Caller");
+    const b = await employee("https://www.org-b.example", "Org B", "Bob Caller");
+
+    const dashboard = await newPage();
+    await signInThroughUi(dashboard, server, a.user.email, GOOD_PASSWORD);
+    await dashboard.goto("/dashboard");
+    await expect.poll(() => dashboard.getByText("Alice Caller").count()).toBe(1);
+    await expect.poll(() => dashboard.getByText("Org A").count()).toBe(1);
+    const link = dashboard.getByRole("link", { name: siteUrl });
+    expect(await link.getAttribute("target")).toBe("_blank");
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+
+    const words = await generateOnDashboard(dashboard);
+    await expect.poll(() => dashboard.getByText(/Expires in: \d+ seconds/).count()).toBe(1);
+
+    // The organisation's site, with the recommended loader snippet, in a browser that never signed in.
+    const customer = await newPage();
+    await customer.goto(`${siteUrl}/loader`);
+    await verifyInWidget(customer, words);
+    const result = customer.getByRole("status");
+    await expect.poll(() => result.textContent()).toContain("Verified: Alice Caller from Org A");
+    expect(await customer.getByRole("link", { name: siteUrl }).getAttribute("rel")).toBe("noopener noreferrer");
+
+    // The same code a second time: used up.
+    await verifyInWidget(customer, words);
+    await expect.poll(() => result.textContent()).toBe(MESSAGES.codeNotVerified);
+
+    // Org B's code on Org A's site: refused (the widget's own plain snippet this time) ...
+    const bWords = await storeCode(server, b.user.id);
+    const other = await newPage();
+    await other.goto(`${siteUrl}/plain`);
+    await verifyInWidget(other, bWords);
+    await expect.poll(() => other.getByRole("status").textContent()).toBe(MESSAGES.codeNotVerified);
+
+    // ... without using it up: it still verifies on the product's own /in-a-call page.
+    const inACall = await newPage();
+    await inACall.goto("/in-a-call");
+    await verifyInWidget(inACall, bWords);
+    await expect.poll(() => inACall.getByRole("status").textContent()).toContain("Verified: Bob Caller from Org B");
+  });
+
+  it("/in-a-call verifies a fresh code once, and works at 320 px", async () => {
+    server.clock.set(Date.now());
+    const a = await employee(siteUrl, "Org A", "Carol Caller");
+    const dashboard = await newPage();
+    await signInThroughUi(dashboard, server, a.user.email, GOOD_PASSWORD);
+    await dashboard.goto("/dashboard");
+    const words = await generateOnDashboard(dashboard);
+
+    const page = await newPage({ width: 320, height: 700 });
+    await page.goto("/in-a-call");
+    await page.getByRole("heading", { name: CODES_TEXT.inACallTitle }).waitFor();
+    // Typed loosely: upper case, separators and four-letter prefixes.
+    const loose = words
+      .split(" / ")
+      .map((w) => (w.length > 4 ? w.slice(0, 4) : w).toUpperCase())
+      .join("-");
+    await verifyInWidget(page, loose);
+    const result = page.getByRole("status");
+    await expect.poll(() => result.textContent()).toContain("Verified: Carol Caller from Org A");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+
+    await page.getByRole("button", { name: WIDGET_TEXT.button }).click();
+    await expect.poll(() => result.textContent()).toBe(MESSAGES.codeNotVerified);
+  });
+
+  it("/in-a-call retries loading the widget 3 times, 800 ms apart, then says it failed", async () => {
+    const page = await newPage();
+    const tries: number[] = [];
+    await page.route("**/widget.js", (route) => {
+      tries.push(Date.now());
+      return route.abort();
+    });
+    await page.goto("/in-a-call");
+    await expect.poll(() => page.getByRole("alert").textContent(), { timeout: 10_000 }).toBe(MESSAGES.widgetLoadFailed);
+    expect(tries).toHaveLength(UI_TIMING.widgetLoadTries);
+    expect((tries[1] as number) - (tries[0] as number)).toBeGreaterThanOrEqual(UI_TIMING.widgetLoadDelayMs - 50);
+  });
+
+  it("the countdown ticks every second from the server's expiresAt and clears the words at 0", async () => {
+    server.clock.set(Date.now());
+    const a = await employee(siteUrl, "Org A", "Dan Caller");
+    const page = await newPage();
+    await page.clock.install();
+    await signInThroughUi(page, server, a.user.email, GOOD_PASSWORD);
+    await page.goto("/dashboard");
+    server.clock.set(Date.now());
+    await generateOnDashboard(page);
+    const timer = page.getByText(/Expires in: \d+ seconds/);
+    const seconds = async () => Number(/(\d+)/.exec((await timer.textContent()) ?? "")?.[1]);
+    const start = await seconds();
+    expect(start).toBeGreaterThanOrEqual(58);
+    expect(start).toBeLessThanOrEqual(60);
+    await page.clock.runFor(3_000);
+    expect(await seconds()).toBe(start - 3);
+    await page.clock.runFor(start * 1000);
+    await expect.poll(() => page.locator(".identity__words").count()).toBe(0);
+    await expect.poll(() => page.getByText(CODES_TEXT.codeExpired).count()).toBe(1);
+    expect(await page.getByText(/Expires in/).count()).toBe(0);
+  });
+
+  it("/download shows both snippets for this site with Copy buttons; visitors are not authorised", async () => {
+    const a = await employee(siteUrl, "Org A", "Erin Caller");
+    const page = await newPage();
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    await signInThroughUi(page, server, a.user.email, GOOD_PASSWORD);
+    await page.goto("/download");
+    const codes = page.locator("pre code");
+    await expect.poll(() => codes.count()).toBe(2);
+    const texts = await codes.allTextContents();
+    expect(texts).toContain(plainSnippet(server.url));
+    expect(texts.some((t) => t.includes(`${server.url}/widget.js`) && t.includes(MESSAGES.widgetLoadFailed))).toBe(
+      true,
+    );
+
+    const copy = page.getByRole("button", { name: /^Copy plain snippet$/ });
+    await copy.click();
+    await expect.poll(() => page.getByRole("button", { name: /Copied! plain snippet/ }).count()).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(plainSnippet(server.url));
+    await expect
+      .poll(() => page.getByRole("button", { name: /^Copy plain snippet$/ }).count(), { timeout: 5_000 })
+      .toBe(1);
+
+    const visitor = await newPage();
+    await visitor.goto("/download");
+    await expect.poll(() => visitor.getByText(MESSAGES.notAuthorizedForPage).count()).toBe(1);
+  });
+});

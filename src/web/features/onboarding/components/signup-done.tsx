@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
+import { TOKEN_LIFETIME } from "../../../../shared/constants";
 import { MESSAGES } from "../../../../shared/messages";
 import { paths } from "../../../../shared/paths";
 
@@ -14,7 +15,8 @@ export function SignupDone({ email }: { email: string }) {
     <div ref={box} className="card signup-done" tabIndex={-1} role="status">
       <p className="signup-done__title">{MESSAGES.followEmailLink}</p>
       <p>
-        We sent a verification link to <strong>{email}</strong>. It is valid for 24 hours. After you verify, you can{" "}
+        We sent a verification link to <strong>{email}</strong>. It is valid for{" "}
+        {TOKEN_LIFETIME.emailVerificationMs / 3_600_000} hours. After you verify, you can{" "}
         <Link to={paths.login}>log in</Link>.
       </p>
     </div>

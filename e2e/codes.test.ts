@@ -196,6 +196,35 @@ describe("identity codes", () => {
     expect(await page.getByText(/Expires in/).count()).toBe(0);
   });
 
+  it("/dashboard shows the spec's errors and clears the info when client-info fails", async () => {
+    server.clock.set(Date.now());
+    const a = await employee(siteUrl, "Org A", "Fay Caller");
+    const page = await newPage();
+    await signInThroughUi(page, server, a.user.email, GOOD_PASSWORD);
+    await page.goto("/dashboard");
+    for (let i = 0; i < 3; i++) await generateOnDashboard(page);
+    await page.getByRole("button", { name: CODES_TEXT.generateButton }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(MESSAGES.tooManyCodes);
+
+    await page.route("**/api/generate-words", (route) => route.fulfill({ status: 500, body: "" }));
+    await page.getByRole("button", { name: CODES_TEXT.generateButton }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(MESSAGES.generateWordsFailed);
+    await page.route("**/api/generate-words", (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ message: "Down for a moment." }),
+      }),
+    );
+    await page.getByRole("button", { name: CODES_TEXT.generateButton }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Down for a moment.");
+
+    await page.route("**/api/client-info", (route) => route.fulfill({ status: 500, body: "" }));
+    await page.reload();
+    await page.getByRole("button", { name: CODES_TEXT.generateButton }).waitFor();
+    expect(await page.getByText("Fay Caller").count()).toBe(0);
+  });
+
   it("/download shows both snippets for this site with Copy buttons; visitors are not authorised", async () => {
     const a = await employee(siteUrl, "Org A", "Erin Caller");
     const page = await newPage();

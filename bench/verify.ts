@@ -77,12 +77,15 @@ const fmt = (r: Row) =>
 async function bench(engine: "pglite" | "postgres") {
   const { url, child } = await startServer(engine);
   try {
-    await load(url, "/api/verify", 2);
-    await load(url, "/bench/baseline-verify", 2);
-    const results: Record<string, autocannon.Result[]> = { product: [], baseline: [] };
+    const routes = {
+      product: "/api/verify",
+      baseline: "/bench/baseline-verify",
+      prepared: "/bench/baseline-prepared-verify",
+    };
+    for (const route of Object.values(routes)) await load(url, route, 2);
+    const results: Record<string, autocannon.Result[]> = { product: [], baseline: [], prepared: [] };
     for (let round = 0; round < 2; round++) {
-      results.product?.push(await load(url, "/api/verify", SECONDS));
-      results.baseline?.push(await load(url, "/bench/baseline-verify", SECONDS));
+      for (const [name, route] of Object.entries(routes)) results[name]?.push(await load(url, route, SECONDS));
     }
     const summary = (name: string, rs: autocannon.Result[]): Row => ({
       name,
@@ -93,8 +96,10 @@ async function bench(engine: "pglite" | "postgres") {
     });
     const product = summary(`${engine}: POST /api/verify (1 stmt)`, results.product ?? []);
     const baseline = summary(`${engine}: baseline (3 stmts)`, results.baseline ?? []);
+    const prepared = summary(`${engine}: 3 stmts, plans cached (info)`, results.prepared ?? []);
     console.log(fmt(product));
     console.log(fmt(baseline));
+    console.log(fmt(prepared));
     const ratio = product.reqs / baseline.reqs;
     const ok = ratio >= 1 && product.p99 <= 50;
     console.log(

@@ -47,6 +47,7 @@ export async function executePrepared<T>(db: Db, kind: "pglite" | "postgres", la
     prepared.catch(() => statements.delete(name));
   }
   await prepared;
-  const result = await pglite.query<T>(`execute ${name}(${(params as Param[]).map(literal).join(", ")})`);
-  return result.rows;
+  // The simple protocol: one message, no parse/describe round of its own for this tiny statement.
+  const [result] = await pglite.exec(`execute ${name}(${(params as Param[]).map(literal).join(", ")})`);
+  return (result?.rows ?? []) as T[];
 }

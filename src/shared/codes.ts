@@ -27,7 +27,6 @@ export const CODES_TEXT = {
   // /dashboard
   dashboardTitle: "Generate Identity Code",
   generateButton: "Generate Identity Code",
-  generating: "Generating...",
   codeLabel: "Your identity code",
   expiresIn: (seconds: number) => `Expires in: ${seconds} seconds`,
   codeExpired: "The code has expired. Generate a new one when you need it.",
@@ -47,7 +46,6 @@ export const CODES_TEXT = {
 
   // /in-a-call
   inACallTitle: "In a call?",
-  loadingWidget: "Loading the verification widget...",
 } as const;
 
 /** Texts of the embeddable widget. */

@@ -66,12 +66,17 @@ export function hitStatement(key: string, limit: number, windowMs: number, now: 
     returning allowed, hits[1] as oldest`;
 }
 
+/** Seconds until the oldest hit in the window leaves it (at least 1): the `Retry-After` of a refusal. */
+export function retryAfterSeconds(oldest: string | Date | null, windowMs: number, now: Date): number {
+  const start = oldest ? new Date(oldest).getTime() : now.getTime();
+  return Math.max(1, Math.ceil((start + windowMs - now.getTime()) / 1000));
+}
+
 function toResult(
   row: { allowed: boolean; oldest: string | Date | null } | undefined,
   windowMs: number,
   now: Date,
 ): LimitResult {
   if (!row || row.allowed) return { allowed: true, retryAfterSeconds: 0 };
-  const oldest = row.oldest ? new Date(row.oldest).getTime() : now.getTime();
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000)) };
+  return { allowed: false, retryAfterSeconds: retryAfterSeconds(row.oldest, windowMs, now) };
 }

@@ -12,8 +12,6 @@ export const CSRF_COOKIE = "XSRF-TOKEN";
 export const CSRF_HEADER = "x-xsrf-token";
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-/** The widget's call: cross-origin, no cookies, so neither CSRF nor Origin checks apply. */
-const CSRF_EXEMPT = new Set(["/api/verify"]);
 
 /** A CSRF token is `nonce.mac`, the mac binding it to the session (or to "no session"). */
 function csrfToken(secret: string, sessionHash: string | null, nonce = randomToken(16)) {
@@ -28,6 +26,13 @@ function csrfTokenValid(secret: string, sessionHash: string | null, token: strin
 }
 
 declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The widget's cross-origin call (POST /api/verify): cookies are neither read nor set,
+     * so no session, no CSRF token and no Origin check apply.
+     */
+    widget?: boolean;
+  }
   interface FastifyRequest {
     csrfCookieValid: boolean;
   }
@@ -47,7 +52,7 @@ export function registerSessions(app: FastifyInstance) {
 
   app.addHook("onRequest", async (request, reply) => {
     request.clientKey = ipKey(request.ip);
-    if (!request.url.startsWith("/api/")) return;
+    if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
       const now = clock.now();
@@ -85,7 +90,7 @@ export function registerSessions(app: FastifyInstance) {
     }
     request.csrfCookieValid = csrfTokenValid(config.appSecret, request.sessionHash, request.cookies[CSRF_COOKIE]);
 
-    if (UNSAFE.has(request.method) && !CSRF_EXEMPT.has(request.routeOptions.url ?? request.url.split("?")[0] ?? "")) {
+    if (UNSAFE.has(request.method)) {
       const origin = request.headers.origin;
       if (origin !== undefined && origin !== config.publicOrigin) throw forbidden(MESSAGES.foreignOrigin);
       const header = request.headers[CSRF_HEADER];
@@ -97,7 +102,7 @@ export function registerSessions(app: FastifyInstance) {
   });
 
   app.addHook("onSend", async (request, reply) => {
-    if (!request.url.startsWith("/api/")) return;
+    if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
     if (!request.csrfCookieValid && !reply.csrfIssued) issueCsrfCookie(app, reply, request.sessionHash);
   });
 }

@@ -13,10 +13,9 @@ const CORS_HEADERS = {
   "access-control-max-age": "7200",
 };
 
-/** Every answer of /api/verify, errors included, is readable cross-origin, and sets no cookie. */
+/** Every answer of /api/verify, errors included, is readable cross-origin. */
 async function widgetCall(_request: FastifyRequest, reply: FastifyReply) {
   reply.headers(CORS_HEADERS);
-  reply.csrfIssued = true;
 }
 
 export default async function codesRoutes(app: App) {
@@ -32,11 +31,11 @@ export default async function codesRoutes(app: App) {
     async (request) => generateWords(app, request, currentUser(request)),
   );
 
-  app.options("/verify", { onRequest: widgetCall }, async (_request, reply) => reply.code(204).send());
+  app.options("/verify", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) => reply.code(204).send());
 
   app.post(
     "/verify",
-    { onRequest: widgetCall, schema: { body: verifyBody, response: { 200: verifyAnswer } } },
+    { onRequest: widgetCall, config: { widget: true }, schema: { body: verifyBody, response: { 200: verifyAnswer } } },
     async (request) => verifyWords(app, request, request.body.words),
   );
 }

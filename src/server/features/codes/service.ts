@@ -4,6 +4,7 @@ import { IDENTITY_CODE } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
 import { hmac } from "../../lib/crypto";
 import { HttpError, tooManyRequests } from "../../lib/errors";
+import { retryAfterSeconds } from "../../lib/rate-limit";
 import type { App, SessionUser } from "../../types";
 import { consumeCode, insertCode } from "./repository";
 import { siteScope } from "./site";
@@ -15,11 +16,6 @@ const MAX_DRAWS = 5;
 /** The stored form of a code: an HMAC under APP_SECRET of its canonical words. */
 export function codeHash(secret: string, words: readonly string[]): string {
   return hmac(secret, "identity-code", canonicalCode(words));
-}
-
-function retryAfterSeconds(oldest: string | Date | null, windowMs: number, now: Date): number {
-  const start = oldest ? new Date(oldest).getTime() : now.getTime();
-  return Math.max(1, Math.ceil((start + windowMs - now.getTime()) / 1000));
 }
 
 /** Creates a code for a signed-in user: at most 3 a rolling minute, 60 s, single use, stored only as an HMAC. */

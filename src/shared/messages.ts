@@ -60,4 +60,10 @@ export const MESSAGES = {
   internalError: "Something went wrong on our side. Please try again.",
   codeNotVerified:
     "This code is not valid. The caller may not be who they claim to be: do not share personal details, and call the organisation back on its official number.",
+  // web app: the login page's notices after an e-mail verification link
+  emailVerified: "Your email is verified. You can now log in.",
+  emailVerifiedPending:
+    "Your email is verified. Your employer account is awaiting activation by the CallProof team; we will let you know when you can log in.",
+  emailVerificationFailed: "Email verification failed. The link may be invalid or expired.",
+  verifyingEmail: "Verifying your email...",
 } as const;

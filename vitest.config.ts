@@ -13,7 +13,11 @@ export default defineConfig({
     projects: [
       {
         extends: true as const,
-        test: { name: "unit+integration (pglite)", include: ["src/**/*.test.ts", "test/**/*.test.ts"], env: { TEST_DB: "pglite" } },
+        test: {
+          name: "unit+integration (pglite)",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          env: { TEST_DB: "pglite" },
+        },
       },
       ...(onPostgres
         ? [

@@ -1,5 +1,5 @@
-import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 /** Builds the embeddable widget as one small IIFE file served at /widget.js. */

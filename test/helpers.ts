@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { buildApp } from "../src/server/app";
 import { type Config, loadConfig } from "../src/server/config";
@@ -64,7 +64,12 @@ export type TestApp = {
  * Pass `database` to run a second app instance on the same database.
  */
 export async function buildTestApp(
-  opts: { env?: Record<string, string>; listen?: boolean; database?: Database; clock?: ReturnType<typeof testClock> } = {},
+  opts: {
+    env?: Record<string, string>;
+    listen?: boolean;
+    database?: Database;
+    clock?: ReturnType<typeof testClock>;
+  } = {},
 ): Promise<TestApp> {
   const mail = await new MailCapture().start();
   const ownDatabase = !opts.database;
@@ -161,7 +166,12 @@ export class Browser {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 
-  async request(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown, headers: Record<string, string> = {}) {
+  async request(
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
     if (method !== "GET" && !this.cookies.has("XSRF-TOKEN")) await this.request("GET", "/api/auth/whoami");
     const res = await this.app.inject({
       method,

@@ -1,6 +1,6 @@
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import path from "node:path";
 import { z } from "zod";
 import { meetsPasswordRules } from "../shared/validation";
 import { ConfigError, loadConfig } from "./config";
@@ -58,7 +58,11 @@ async function main(argv: string[]) {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, "db") });
   try {
     const result = await ensureAdmin(database.db, email, password, new Date());
-    console.log(result === "created" ? `Admin ${email} created. Sign in at ${config.publicUrl}/login` : `An account with ${email} already exists; nothing changed.`);
+    console.log(
+      result === "created"
+        ? `Admin ${email} created. Sign in at ${config.publicUrl}/login`
+        : `An account with ${email} already exists; nothing changed.`,
+    );
     return result === "created" ? 0 : 1;
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));

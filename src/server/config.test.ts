@@ -37,7 +37,10 @@ describe("configuration", () => {
 
   it("reads TRUST_PROXY as true or a list of addresses", () => {
     expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "true" }).trustProxy).toBe(true);
-    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "10.0.0.1, 10.0.0.0/8" }).trustProxy).toEqual(["10.0.0.1", "10.0.0.0/8"]);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "10.0.0.1, 10.0.0.0/8" }).trustProxy).toEqual([
+      "10.0.0.1",
+      "10.0.0.0/8",
+    ]);
   });
 
   it.each([

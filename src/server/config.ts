@@ -55,7 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 
   const portText = get("PORT") ?? "3000";
-  if (!/^\d+$/.test(portText) || Number(portText) > 65535) fail("PORT", `must be a port number 0-65535 (got "${portText}")`);
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535)
+    fail("PORT", `must be a port number 0-65535 (got "${portText}")`);
   const port = Number(portText);
 
   const host = get("HOST") ?? "0.0.0.0";
@@ -80,7 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!adminEmailRaw) fail("ADMIN_EMAIL", "must be set when ADMIN_PASSWORD is set");
     if (!adminPassword) fail("ADMIN_PASSWORD", "must be set when ADMIN_EMAIL is set");
     adminEmail = adminEmailRaw.toLowerCase();
-    if (!z.email().safeParse(adminEmail).success) fail("ADMIN_EMAIL", `must be an e-mail address (got "${adminEmailRaw}")`);
+    if (!z.email().safeParse(adminEmail).success)
+      fail("ADMIN_EMAIL", `must be an e-mail address (got "${adminEmailRaw}")`);
     if (!meetsPasswordRules(adminPassword) || adminPassword.length > 128)
       fail("ADMIN_PASSWORD", "must be 8-128 characters with an upper-case letter and a special character");
   }
@@ -91,7 +93,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (trustProxyText === "true") trustProxy = true;
     else if (trustProxyText === "false") trustProxy = false;
     else {
-      trustProxy = trustProxyText.split(",").map((s) => s.trim()).filter(Boolean);
+      trustProxy = trustProxyText
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       for (const a of trustProxy)
         if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))
           fail("TRUST_PROXY", `must be "true" or a comma-separated list of proxy addresses (got "${a}")`);
@@ -99,10 +104,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const supportEmail = get("SUPPORT_EMAIL") ?? "support@localhost";
-  if (!/^[^\s@]+@[^\s@]+$/.test(supportEmail)) fail("SUPPORT_EMAIL", `must be an e-mail address (got "${supportEmail}")`);
+  if (!/^[^\s@]+@[^\s@]+$/.test(supportEmail))
+    fail("SUPPORT_EMAIL", `must be an e-mail address (got "${supportEmail}")`);
 
   const logLevel = get("LOG_LEVEL") ?? "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) fail("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    fail("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
 
   let appSecret = get("APP_SECRET");
   if (appSecret !== undefined && appSecret.length < 32) fail("APP_SECRET", "must be at least 32 characters");

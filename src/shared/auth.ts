@@ -4,7 +4,10 @@ import { emailSchema, newPasswordSchema } from "./validation";
 
 export const loginBody = z.object({
   email: emailSchema,
-  password: z.string({ error: "Password is required." }).min(1, "Password is required.").max(1024, "Password is too long."),
+  password: z
+    .string({ error: "Password is required." })
+    .min(1, "Password is required.")
+    .max(1024, "Password is too long."),
 });
 
 export const verify2faBody = z.object({
@@ -18,7 +21,10 @@ export const verify2faBody = z.object({
 export const forgotPasswordBody = z.object({ email: emailSchema });
 
 export const resetPasswordBody = z.object({
-  token: z.string({ error: "The reset link is missing its token." }).min(1, "The reset link is missing its token.").max(200),
+  token: z
+    .string({ error: "The reset link is missing its token." })
+    .min(1, "The reset link is missing its token.")
+    .max(200),
   newPassword: newPasswordSchema("employer"),
 });
 

@@ -23,8 +23,7 @@ export const MESSAGES = {
   activeCodeExists: "You already have an active access code. Please wait until it expires or reaches the user limit.",
   employerDashboardLoadFailed: "Failed to load dashboard data. Please try again.",
   deactivateEmployeeFailed: "Failed to deactivate employee.",
-  widgetLoadFailed:
-    "Failed to load verification widget. Please refresh the page or check your network connection.",
+  widgetLoadFailed: "Failed to load verification widget. Please refresh the page or check your network connection.",
   notAuthorizedForPage: "You are not authorized to access this page.",
   followEmailLink: "Please follow the link sent to your email.",
   employerActivated: "Employer account activated!",

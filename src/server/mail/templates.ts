@@ -24,7 +24,10 @@ export function verifyEmailMail(to: string, url: string, hours: number): Mail {
   return compose(
     to,
     "Verify your CallProof email address",
-    ["Please confirm your email address to finish creating your CallProof account.", `The link is valid for ${hours} hours.`],
+    [
+      "Please confirm your email address to finish creating your CallProof account.",
+      `The link is valid for ${hours} hours.`,
+    ],
     { label: "Verify my email", url },
   );
 }

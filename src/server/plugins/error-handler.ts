@@ -34,5 +34,4 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err }, "unhandled error");
     return reply.code(500).send({ message: MESSAGES.internalError });
   });
-
 }

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { and, eq, gt } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { SESSION } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { sessions, users } from "../db/schema";

@@ -99,7 +99,10 @@ describe("sign-in, step 2 (code)", () => {
     const b = freshBrowser();
     await passwordStep(b, u.email);
     const code = await t.mail.signInCode(u.email);
-    const wrong = await b.post("/api/auth/verify-2fa", { email: u.email, code: code === "000000" ? "111111" : "000000" });
+    const wrong = await b.post("/api/auth/verify-2fa", {
+      email: u.email,
+      code: code === "000000" ? "111111" : "000000",
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().message).toBe(MESSAGES.invalidSignInCode);
     expect((await b.post("/api/auth/verify-2fa", { email: u.email, code })).statusCode).toBe(200);
@@ -123,7 +126,8 @@ describe("sign-in, step 2 (code)", () => {
     const code = await t.mail.signInCode(u.email);
     const bad = code === "123456" ? "654321" : "123456";
     const answers = [];
-    for (let i = 0; i < 5; i++) answers.push((await b.post("/api/auth/verify-2fa", { email: u.email, code: bad })).json().message);
+    for (let i = 0; i < 5; i++)
+      answers.push((await b.post("/api/auth/verify-2fa", { email: u.email, code: bad })).json().message);
     expect(answers.slice(0, 4)).toEqual(Array(4).fill(MESSAGES.invalidSignInCode));
     expect(answers[4]).toBe(MESSAGES.signInCodeExhausted);
     const right = await b.post("/api/auth/verify-2fa", { email: u.email, code });
@@ -210,7 +214,12 @@ describe("CSRF and Origin", () => {
     const cookie = b.cookieHeader();
     const xsrf = b.cookie("XSRF-TOKEN") as string;
     const call = (headers: Record<string, string>) =>
-      t.app.inject({ method: "POST", url: "/api/auth/logout", remoteAddress: "10.9.9.9", headers: { cookie, ...headers } });
+      t.app.inject({
+        method: "POST",
+        url: "/api/auth/logout",
+        remoteAddress: "10.9.9.9",
+        headers: { cookie, ...headers },
+      });
     const missing = await call({});
     expect(missing.statusCode).toBe(403);
     expect(missing.json().message).toBe(MESSAGES.csrfFailed);
@@ -351,9 +360,15 @@ describe("e-mail verification", () => {
     const client = await createUser(t, { verified: false });
     await sendVerificationEmail(t.app, client);
     const clink = await t.mail.link(client.email, "/verify-email?");
-    const wrong = await freshBrowser().post("/api/auth/verify-email", { email: employer.email, token: clink.searchParams.get("token") });
+    const wrong = await freshBrowser().post("/api/auth/verify-email", {
+      email: employer.email,
+      token: clink.searchParams.get("token"),
+    });
     expect(wrong.statusCode).toBe(400);
-    const ok = await freshBrowser().post("/api/auth/verify-email", { email: client.email, token: clink.searchParams.get("token") });
+    const ok = await freshBrowser().post("/api/auth/verify-email", {
+      email: client.email,
+      token: clink.searchParams.get("token"),
+    });
     expect(ok.json()).toEqual({ role: "client", pending: false });
     expect((await passwordStep(freshBrowser(), client.email)).statusCode).toBe(200);
   });
@@ -372,7 +387,11 @@ describe("bad input never changes anything and never yields a 5xx", () => {
     ["a JSON array", "[]", "application/json"],
     ["a JSON string", '"hello"', "application/json"],
     ["null", "null", "application/json"],
-    ["wrong types", JSON.stringify({ email: 42, password: [], code: {}, token: 7, newPassword: false }), "application/json"],
+    [
+      "wrong types",
+      JSON.stringify({ email: 42, password: [], code: {}, token: 7, newPassword: false }),
+      "application/json",
+    ],
     ["missing fields", "{}", "application/json"],
     ["an empty body", "", "application/json"],
     ["form encoding", "email=a%40b.c", "application/x-www-form-urlencoded"],
@@ -397,7 +416,11 @@ describe("bad input never changes anything and never yields a 5xx", () => {
         method: "POST",
         url,
         payload: JSON.stringify({ email: "a@b.co", pad: "x".repeat(1_100_000) }),
-        headers: { "content-type": "application/json", cookie: b.cookieHeader(), "x-xsrf-token": b.cookie("XSRF-TOKEN") ?? "" },
+        headers: {
+          "content-type": "application/json",
+          cookie: b.cookieHeader(),
+          "x-xsrf-token": b.cookie("XSRF-TOKEN") ?? "",
+        },
       });
       expect(huge.statusCode).toBe(413);
       expect(huge.json().message).toBe(MESSAGES.bodyTooLarge);
@@ -416,7 +439,11 @@ describe("bad input never changes anything and never yields a 5xx", () => {
 
 describe("Secure cookies behind https", () => {
   it("marks the session and CSRF cookies Secure when PUBLIC_URL is https", async () => {
-    const s = await buildTestApp({ env: { PUBLIC_URL: "https://callproof.example" }, database: t.database, clock: t.clock });
+    const s = await buildTestApp({
+      env: { PUBLIC_URL: "https://callproof.example" },
+      database: t.database,
+      clock: t.clock,
+    });
     try {
       const u = await createUser(s);
       const b = new Browser(s.app, "10.6.0.1", "https://callproof.example");

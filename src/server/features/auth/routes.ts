@@ -1,10 +1,4 @@
-import {
-  forgotPasswordBody,
-  loginBody,
-  resetPasswordBody,
-  verify2faBody,
-  verifyEmailBody,
-} from "../../../shared/auth";
+import { forgotPasswordBody, loginBody, resetPasswordBody, verify2faBody, verifyEmailBody } from "../../../shared/auth";
 import { MESSAGES } from "../../../shared/messages";
 import { unauthorized } from "../../lib/errors";
 import { requireUser } from "../../plugins/guards";

@@ -1,5 +1,5 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { eq } from "drizzle-orm";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { SIGN_IN, TOKEN_LIFETIME } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
 import { paths } from "../../../shared/paths";
@@ -46,7 +46,13 @@ export async function passwordStep(app: App, request: FastifyRequest, email: str
     app.limits.peek(ipKey, maxFailuresPerIp, failureWindowMs, now),
   ]);
   if (!acct.allowed || !ip.allowed) {
-    await app.audit.record({ action: "auth.login", outcome: "denied", actorEmail: email, ip: request.ip, detail: { reason: "throttled" } });
+    await app.audit.record({
+      action: "auth.login",
+      outcome: "denied",
+      actorEmail: email,
+      ip: request.ip,
+      detail: { reason: "throttled" },
+    });
     throw tooManyRequests(MESSAGES.tooManyAttempts, Math.max(acct.retryAfterSeconds, ip.retryAfterSeconds));
   }
 
@@ -71,14 +77,30 @@ export async function passwordStep(app: App, request: FastifyRequest, email: str
 
   const refusal = signInRefusal(user);
   if (refusal) {
-    await app.audit.record({ action: "auth.login", outcome: "denied", actorId: user.id, actorEmail: email, organisationId: user.organisationId, ip: request.ip, detail: { reason: user.status } });
+    await app.audit.record({
+      action: "auth.login",
+      outcome: "denied",
+      actorId: user.id,
+      actorEmail: email,
+      organisationId: user.organisationId,
+      ip: request.ip,
+      detail: { reason: user.status },
+    });
     throw forbidden(refusal);
   }
 
   const code = randomDigits(SIGN_IN.codeDigits);
   await tokens(app).issue("sign-in", String(user.id), code, now, SIGN_IN.codeLifetimeMs);
   await app.mailer.send(signInCodeMail(user.email, code, SIGN_IN.codeLifetimeMs / 60_000));
-  await app.audit.record({ action: "auth.login", outcome: "success", actorId: user.id, actorEmail: email, organisationId: user.organisationId, ip: request.ip, detail: { step: "password" } });
+  await app.audit.record({
+    action: "auth.login",
+    outcome: "success",
+    actorId: user.id,
+    actorEmail: email,
+    organisationId: user.organisationId,
+    ip: request.ip,
+    detail: { step: "password" },
+  });
   return { message: MESSAGES.signInCodeSent };
 }
 
@@ -86,8 +108,16 @@ export async function passwordStep(app: App, request: FastifyRequest, email: str
 export async function codeStep(app: App, request: FastifyRequest, reply: FastifyReply, email: string, code: string) {
   const now = app.clock.now();
   const user = await findUserByEmail(app.db, email);
-  const result = user ? await tokens(app).attempt("sign-in", String(user.id), code, now, SIGN_IN.codeMaxTries) : "missing";
-  const audit = { action: "auth.verify-2fa", actorId: user?.id, actorEmail: email, organisationId: user?.organisationId, ip: request.ip };
+  const result = user
+    ? await tokens(app).attempt("sign-in", String(user.id), code, now, SIGN_IN.codeMaxTries)
+    : "missing";
+  const audit = {
+    action: "auth.verify-2fa",
+    actorId: user?.id,
+    actorEmail: email,
+    organisationId: user?.organisationId,
+    ip: request.ip,
+  };
   if (!user || result !== "ok") {
     await app.audit.record({ ...audit, outcome: "failure", detail: { reason: result } });
     throw unauthorized(result === "exhausted" ? MESSAGES.signInCodeExhausted : MESSAGES.invalidSignInCode);
@@ -107,7 +137,14 @@ export async function signOut(app: App, request: FastifyRequest, reply: FastifyR
   const user = request.user;
   await endSession(app, request, reply);
   if (user) {
-    await app.audit.record({ action: "auth.logout", outcome: "success", actorId: user.id, actorEmail: user.email, organisationId: user.organisationId, ip: request.ip });
+    await app.audit.record({
+      action: "auth.logout",
+      outcome: "success",
+      actorId: user.id,
+      actorEmail: user.email,
+      organisationId: user.organisationId,
+      ip: request.ip,
+    });
   }
   return { message: MESSAGES.signedOut };
 }
@@ -120,7 +157,12 @@ export async function forgotPassword(app: App, request: FastifyRequest, email: s
   const user = await findUserByEmail(app.db, email);
   let outcome: "success" | "failure" | "denied" = "failure";
   if (user && user.status !== "deactivated") {
-    const acct = await app.limits.hit(`forgot:acct:${user.id}`, FORGOT_PER_ACCOUNT.limit, FORGOT_PER_ACCOUNT.windowMs, now);
+    const acct = await app.limits.hit(
+      `forgot:acct:${user.id}`,
+      FORGOT_PER_ACCOUNT.limit,
+      FORGOT_PER_ACCOUNT.windowMs,
+      now,
+    );
     if (acct.allowed) {
       const token = randomToken(32);
       await tokens(app).issue("reset-password", String(user.id), token, now, TOKEN_LIFETIME.passwordResetMs);
@@ -129,7 +171,14 @@ export async function forgotPassword(app: App, request: FastifyRequest, email: s
       outcome = "success";
     } else outcome = "denied";
   }
-  await app.audit.record({ action: "auth.forgot-password", outcome, actorId: user?.id, actorEmail: email, organisationId: user?.organisationId, ip: request.ip });
+  await app.audit.record({
+    action: "auth.forgot-password",
+    outcome,
+    actorId: user?.id,
+    actorEmail: email,
+    organisationId: user?.organisationId,
+    ip: request.ip,
+  });
   return { message: MESSAGES.resetLinkSent };
 }
 
@@ -140,14 +189,29 @@ export async function resetPassword(app: App, request: FastifyRequest, token: st
   const target = await tokens(app).consume("reset-password", token, now);
   const user = target ? await findUserById(app.db, Number(target)) : undefined;
   if (!user || user.status === "deactivated") {
-    await app.audit.record({ action: "auth.reset-password", outcome: "failure", ip: request.ip, detail: { reason: "invalid link" } });
+    await app.audit.record({
+      action: "auth.reset-password",
+      outcome: "failure",
+      ip: request.ip,
+      detail: { reason: "invalid link" },
+    });
     throw badRequest(MESSAGES.invalidResetLink);
   }
-  await app.db.update(users).set({ passwordHash: await hashPassword(newPassword) }).where(eq(users.id, user.id));
+  await app.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(newPassword) })
+    .where(eq(users.id, user.id));
   await endAllSessions(app, user.id);
   await tokens(app).revoke("sign-in", String(user.id));
   await app.limits.reset(`signin-fail:acct:${user.email}`);
-  await app.audit.record({ action: "auth.reset-password", outcome: "success", actorId: user.id, actorEmail: user.email, organisationId: user.organisationId, ip: request.ip });
+  await app.audit.record({
+    action: "auth.reset-password",
+    outcome: "success",
+    actorId: user.id,
+    actorEmail: user.email,
+    organisationId: user.organisationId,
+    ip: request.ip,
+  });
   return { message: MESSAGES.passwordReset };
 }
 
@@ -163,12 +227,28 @@ export async function sendVerificationEmail(app: App, user: Pick<UserRow, "id" |
 export async function verifyEmail(app: App, request: FastifyRequest, email: string, token: string) {
   const now = app.clock.now();
   const user = await findUserByEmail(app.db, email);
-  const result = user ? await tokens(app).attempt("verify-email", String(user.id), token, now, VERIFY_EMAIL_TRIES) : "missing";
+  const result = user
+    ? await tokens(app).attempt("verify-email", String(user.id), token, now, VERIFY_EMAIL_TRIES)
+    : "missing";
   if (!user || result !== "ok" || user.status === "deactivated") {
-    await app.audit.record({ action: "auth.verify-email", outcome: "failure", actorId: user?.id, actorEmail: email, ip: request.ip, detail: { reason: result } });
+    await app.audit.record({
+      action: "auth.verify-email",
+      outcome: "failure",
+      actorId: user?.id,
+      actorEmail: email,
+      ip: request.ip,
+      detail: { reason: result },
+    });
     throw badRequest(MESSAGES.invalidVerificationLink);
   }
   await app.db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
-  await app.audit.record({ action: "auth.verify-email", outcome: "success", actorId: user.id, actorEmail: email, organisationId: user.organisationId, ip: request.ip });
+  await app.audit.record({
+    action: "auth.verify-email",
+    outcome: "success",
+    actorId: user.id,
+    actorEmail: email,
+    organisationId: user.organisationId,
+    ip: request.ip,
+  });
   return { role: user.role, pending: user.status === "pending" };
 }

@@ -57,7 +57,11 @@ export class VerificationTokens {
           lt(verificationTokens.tries, maxTries),
         ),
       )
-      .returning({ id: verificationTokens.id, secretHash: verificationTokens.secretHash, tries: verificationTokens.tries });
+      .returning({
+        id: verificationTokens.id,
+        secretHash: verificationTokens.secretHash,
+        tries: verificationTokens.tries,
+      });
     if (!row) {
       const [exists] = await this.db
         .select({ id: verificationTokens.id })

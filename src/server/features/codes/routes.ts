@@ -31,7 +31,9 @@ export default async function codesRoutes(app: App) {
     async (request) => generateWords(app, request, currentUser(request)),
   );
 
-  app.options("/verify", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) => reply.code(204).send());
+  app.options("/verify", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) =>
+    reply.code(204).send(),
+  );
 
   app.post(
     "/verify",

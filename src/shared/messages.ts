@@ -39,7 +39,7 @@ export const MESSAGES = {
   signInCodeExhausted: "Too many wrong codes. Please sign in again to get a new code.",
   accountPending: "Your employer account is awaiting activation by the CallProof team.",
   accountDeactivated: "This account has been deactivated.",
-  emailNotVerified: "Please verify your email address first: follow the link we sent you.",
+  emailNotVerified: "Please verify your email address first: we have sent a new verification link to your inbox.",
   tooManyAttempts: "Too many attempts. Please wait and try again.",
   resetLinkSent: "If an account exists for that email, we have sent a password reset link.",
   passwordReset: "Your password has been reset. You can now sign in.",

@@ -69,6 +69,26 @@ describe("sign-in, step 1 (password)", () => {
       expect(wrong.json().message).toBe(MESSAGES.invalidCredentials);
     }
   });
+  it("sends an unverified account a new verification link after the right password, at most 3 in 15 minutes", async () => {
+    const u = await createUser(t, { verified: false });
+    for (let i = 0; i < 4; i++) {
+      const res = await passwordStep(freshBrowser(), u.email);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(MESSAGES.emailNotVerified);
+    }
+    const links = t.mail.to(u.email).filter((m) => m.text.includes("/verify-email?"));
+    expect(links).toHaveLength(3);
+    await passwordStep(freshBrowser(), u.email, "Wrong-Password-1");
+    expect(t.mail.to(u.email)).toHaveLength(3);
+    // the newest link works
+    const link = await t.mail.link(u.email, "/verify-email?", 2);
+    const ok = await freshBrowser().post("/api/auth/verify-email", {
+      email: u.email,
+      token: link.searchParams.get("token"),
+    });
+    expect(ok.statusCode).toBe(200);
+    expect((await passwordStep(freshBrowser(), u.email)).statusCode).toBe(200);
+  });
 });
 
 describe("sign-in, step 2 (code)", () => {

@@ -16,6 +16,8 @@ import { findUserByEmail, findUserById, type UserRow } from "./users";
 const FORGOT_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
 const FORGOT_PER_ACCOUNT = { limit: 3, windowMs: 15 * 60_000 };
 const VERIFY_EMAIL_TRIES = 10;
+/** An unverified account that signs in with the right password gets a new link, this often at most. */
+const VERIFY_RESEND = { limit: 3, windowMs: 15 * 60_000 };
 
 const failKeys = (email: string, clientKey: string) => [`signin-fail:acct:${email}`, `signin-fail:ip:${clientKey}`];
 
@@ -77,6 +79,7 @@ export async function passwordStep(app: App, request: FastifyRequest, email: str
 
   const refusal = signInRefusal(user);
   if (refusal) {
+    if (refusal === MESSAGES.emailNotVerified) await resendVerification(app, user, now);
     await app.audit.record({
       action: "auth.login",
       outcome: "denied",
@@ -221,6 +224,17 @@ export async function sendVerificationEmail(app: App, user: Pick<UserRow, "id" |
   await tokens(app).issue("verify-email", String(user.id), token, app.clock.now(), TOKEN_LIFETIME.emailVerificationMs);
   const url = `${app.config.publicUrl}${paths.verifyEmail}?email=${encodeURIComponent(user.email)}&token=${token}`;
   await app.mailer.send(verifyEmailMail(user.email, url, TOKEN_LIFETIME.emailVerificationMs / 3_600_000));
+}
+
+/**
+ * A new verification link for an account whose link was lost, expired or never sent (mail down at
+ * sign-up). Only after the right password, so it cannot be used to mail strangers; rate-limited.
+ */
+async function resendVerification(app: App, user: UserRow, now: Date) {
+  const { limit, windowMs } = VERIFY_RESEND;
+  if ((await app.limits.hit(`verify-resend:${user.id}`, limit, windowMs, now)).allowed) {
+    await sendVerificationEmail(app, user);
+  }
 }
 
 /** Marks the e-mail verified; an employer stays pending until an admin activates it. */

@@ -265,7 +265,8 @@ describe("employer invitations and employer sign-up", () => {
     expect(login.statusCode).toBe(403);
     expect(login.json().message).toBe(MESSAGES.emailNotVerified);
 
-    const link = await t.mail.link(email, "/verify-email?");
+    // that sign-in attempt mailed a new link, which replaces the first
+    const link = await t.mail.link(email, "/verify-email?", t.mail.to(email).length - 1);
     expect(link.searchParams.get("email")).toBe(email);
     const verified = await anon.post("/api/auth/verify-email", { email, token: link.searchParams.get("token") });
     expect(verified.statusCode).toBe(200);
@@ -465,7 +466,8 @@ describe("employee access codes and employee sign-up", () => {
     expect((await anonymous(t).post("/api/auth/login", { email: lower, password: GOOD_PASSWORD })).statusCode).toBe(
       403,
     );
-    const link = await t.mail.link(lower, "/verify-email?");
+    // the sign-in attempt mailed a new link, which replaces the first
+    const link = await t.mail.link(lower, "/verify-email?", t.mail.to(lower).length - 1);
     const verified = await anon.post("/api/auth/verify-email", { email: lower, token: link.searchParams.get("token") });
     expect(verified.json()).toEqual({ role: "client", pending: false });
     const b = await signIn(t, lower);

@@ -32,6 +32,19 @@ export const accessCodeHash = (app: App, code: string) =>
   hmac(app.config.appSecret, "employee-access-code", normaliseAccessCode(code));
 
 /**
+ * The account exists once its transaction commits; a mail failure must not turn that into an error
+ * the user cannot recover from (a retry would hit "already registered"). The link is sent again
+ * when the user signs in with the right password before verifying.
+ */
+async function sendVerificationEmailOrLog(app: App, request: FastifyRequest, user: { id: number; email: string }) {
+  try {
+    await sendVerificationEmail(app, user);
+  } catch (err) {
+    request.log.error({ err }, "verification e-mail could not be sent; it is re-sent at the next sign-in");
+  }
+}
+
+/**
  * Counts an access-code guess against the client IP before it is checked (429 beyond the limit).
  * The returned function takes the guess back once it proves to be a genuine code, so only failures count.
  */
@@ -158,7 +171,7 @@ export async function registerEmployer(app: App, request: FastifyRequest, body: 
     throw err;
   }
 
-  await sendVerificationEmail(app, { id: created.userId, email: body.email });
+  await sendVerificationEmailOrLog(app, request, { id: created.userId, email: body.email });
   await app.audit.record({
     ...audit,
     actorId: created.userId,
@@ -249,7 +262,7 @@ export async function registerEmployee(app: App, request: FastifyRequest, body: 
     throw err;
   }
 
-  await sendVerificationEmail(app, { id: userId, email: body.email });
+  await sendVerificationEmailOrLog(app, request, { id: userId, email: body.email });
   await app.audit.record({ ...audit, actorId: userId, organisationId: found.organisationId, outcome: "success" });
   return { message: ONBOARDING_MESSAGES.registered };
 }

@@ -2,8 +2,9 @@ import { useEffect, useRef } from "react";
 import { Outlet, ScrollRestoration, useLocation } from "react-router";
 import { NavBar } from "./nav-bar";
 
+/** Focus without scrolling: ScrollRestoration puts the new page at its top, under the sticky header. */
 function focusMain() {
-  document.getElementById("main")?.focus();
+  document.getElementById("main")?.focus({ preventScroll: true });
 }
 
 /** The frame of every page: skip link, navigation bar, the page, footer. */

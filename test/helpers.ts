@@ -16,28 +16,40 @@ export { MailCapture, testClock };
 
 let template: Promise<PGlite> | undefined;
 
+/**
+ * A new, empty database on the PostgreSQL server of `baseUrl`, and a way to drop it.
+ * Used by the tests and the benchmarks so that runs never share data.
+ */
+export async function throwawayPostgres(baseUrl: string, prefix = "cp_test") {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
 /** A fresh, migrated database: a clone of a migrated PGlite, or a new database on TEST_DATABASE_URL's server. */
 export async function freshDatabase(): Promise<Database & { url?: string }> {
   if (process.env.TEST_DB === "postgres") {
     const base = process.env.TEST_DATABASE_URL;
     if (!base) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
-    const name = `cp_test_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ databaseUrl: url.toString() });
+    const scratch = await throwawayPostgres(base);
+    const database = await openDatabase({ databaseUrl: scratch.url });
     return {
       ...database,
-      url: url.toString(),
+      url: scratch.url,
       async close() {
         await database.close();
-        const c = new pg.Client({ connectionString: base });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
+        await scratch.drop();
       },
     };
   }

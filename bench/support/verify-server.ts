@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type SQL, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
-import pg from "pg";
 import { buildApp } from "../../src/server/app";
 import { loadConfig } from "../../src/server/config";
 import { type Database, openDatabase, rowsOf } from "../../src/server/db/client";
@@ -26,6 +25,7 @@ import { smtpMailer } from "../../src/server/mail/mailer";
 import { CODES_TEXT } from "../../src/shared/codes";
 import { IDENTITY_CODE } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
+import { throwawayPostgres } from "../../test/helpers";
 
 const engine = process.env.BENCH_ENGINE === "postgres" ? "postgres" : "pglite";
 const dataDir = mkdtempSync(path.join(tmpdir(), "callproof-bench-"));
@@ -35,20 +35,9 @@ let dropDatabase = async () => {};
 if (engine === "postgres") {
   const base = process.env.BENCH_DATABASE_URL;
   if (!base) throw new Error("BENCH_ENGINE=postgres needs BENCH_DATABASE_URL");
-  const name = `cp_bench_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  database = await openDatabase({ databaseUrl: url.toString() });
-  dropDatabase = async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  };
+  const scratch = await throwawayPostgres(base, "cp_bench");
+  database = await openDatabase({ databaseUrl: scratch.url });
+  dropDatabase = scratch.drop;
 } else {
   // On disk, as `npm start` runs it.
   database = await openDatabase({ dataDir: path.join(dataDir, "db") });

@@ -1,38 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AccountRecord, Page } from "../../../shared/admin";
 import type { AuditEntry } from "../../../shared/audit";
-import { PAGE_SIZE } from "../../../shared/constants";
-import { ApiError, api, errorMessage } from "../../lib/api";
+import { ApiError, api } from "../../lib/api";
+import { queryString, useFetchedPage, usePagedList } from "../../lib/paged-list";
 
 export type Stats = { totalGenerated: number; totalVerified: number };
 export type AuditFilters = { actor: string; action: string; organisationId: string; from: string; to: string };
 export type AuditPage = Page<AuditEntry>;
-
-/** A query string of the given values, leaving out the empty ones. */
-export function queryString(values: Record<string, string | number | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    const text = String(value).trim();
-    if (text) params.set(key, text);
-  }
-  const query = params.toString();
-  return query ? `?${query}` : "";
-}
-
-/** A list endpoint answers a page when asked for one; an older server may answer the whole array: page it here. */
-export function asPage<T>(answer: T[] | Page<T>, page: number, pageSize: number): Page<T> {
-  if (!Array.isArray(answer)) return answer;
-  const pages = Math.max(1, Math.ceil(answer.length / pageSize));
-  const current = Math.min(Math.max(1, page), pages);
-  return {
-    items: answer.slice((current - 1) * pageSize, current * pageSize),
-    total: answer.length,
-    page: current,
-    pageSize,
-    pages,
-  };
-}
 
 /** The admin dashboard's calls (CONTRACT.md, HTTP API; paging and audit as in src/shared/admin.ts and audit.ts). */
 export const adminApi = {
@@ -58,8 +32,6 @@ export function failureReason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const EMPTY_PAGE: Page<AccountRecord> = { items: [], total: 0, page: 1, pageSize: PAGE_SIZE, pages: 1 };
-
 export type AdminDashboard = {
   status: "loading" | "ready" | "failed";
   stats: Stats | null;
@@ -81,41 +53,15 @@ export function useAdminDashboard(): AdminDashboard {
   const [status, setStatus] = useState<AdminDashboard["status"]>("loading");
   const [stats, setStats] = useState<Stats | null>(null);
   const [pending, setPending] = useState<AccountRecord[]>([]);
-  const [active, setActive] = useState<Page<AccountRecord>>(EMPTY_PAGE);
-  const [activeQuery, setActiveQuery] = useState({ q: "", page: 1 });
-  const [activeLoading, setActiveLoading] = useState(false);
-  const queryRef = useRef(activeQuery);
-  queryRef.current = activeQuery;
+  const active = usePagedList(adminApi.activeEmployers, "active employers");
+  const { claim: claimActive, currentQuery: activeQueryNow, clear: clearActive } = active;
   /** answers of requests older than the newest one are dropped */
-  const activeRequest = useRef(0);
   const allRequest = useRef(0);
-
-  const loadActive = useCallback(async function load(q: string, page: number): Promise<void> {
-    const id = ++activeRequest.current;
-    setActiveLoading(true);
-    try {
-      const answer = asPage(await adminApi.activeEmployers(q, page), page, PAGE_SIZE);
-      if (id !== activeRequest.current) return;
-      // A page past the end (the list shrank): show the last one instead.
-      if (answer.items.length === 0 && page > 1 && answer.pages < page) {
-        setActiveQuery({ q, page: answer.pages });
-        return load(q, answer.pages);
-      }
-      setActive(answer);
-      if (answer.page !== page) setActiveQuery({ q, page: answer.page });
-    } catch (error) {
-      if (id !== activeRequest.current) return;
-      console.error("Could not load the active employers", error);
-      setActive(EMPTY_PAGE);
-    } finally {
-      if (id === activeRequest.current) setActiveLoading(false);
-    }
-  }, []);
 
   const reloadAll = useCallback(async () => {
     const id = ++allRequest.current;
-    const activeId = ++activeRequest.current;
-    const { q, page } = queryRef.current;
+    const acceptActive = claimActive();
+    const { q, page } = activeQueryNow();
     try {
       const [statsAnswer, pendingAnswer, activeAnswer] = await Promise.all([
         adminApi.stats(),
@@ -125,39 +71,20 @@ export function useAdminDashboard(): AdminDashboard {
       if (id !== allRequest.current) return;
       setStats(statsAnswer);
       setPending(Array.isArray(pendingAnswer) ? pendingAnswer : []);
-      if (activeId === activeRequest.current) setActive(asPage(activeAnswer, page, PAGE_SIZE));
+      acceptActive(activeAnswer, page);
       setStatus("ready");
     } catch (error) {
       if (id !== allRequest.current) return;
       console.error("Could not load the admin dashboard", error);
       setPending([]);
-      setActive(EMPTY_PAGE);
+      clearActive();
       setStatus("failed");
     }
-  }, []);
+  }, [claimActive, activeQueryNow, clearActive]);
 
   useEffect(() => {
     void reloadAll();
   }, [reloadAll]);
-
-  const searchActive = useCallback(
-    (q: string) => {
-      setActiveQuery({ q, page: 1 });
-      void loadActive(q, 1);
-    },
-    [loadActive],
-  );
-
-  const showActivePage = useCallback(
-    (page: number) => {
-      const { q } = queryRef.current;
-      setActiveQuery({ q, page });
-      void loadActive(q, page);
-    },
-    [loadActive],
-  );
-
-  const reloadActive = useCallback(() => loadActive(queryRef.current.q, queryRef.current.page), [loadActive]);
 
   const removePending = useCallback(
     (id: number) => setPending((list) => list.filter((account) => account.id !== id)),
@@ -168,12 +95,12 @@ export function useAdminDashboard(): AdminDashboard {
     status,
     stats,
     pending,
-    active,
-    activeQuery,
-    activeLoading,
-    searchActive,
-    showActivePage,
-    reloadActive,
+    active: active.list,
+    activeQuery: active.query,
+    activeLoading: active.loading,
+    searchActive: active.search,
+    showActivePage: active.showPage,
+    reloadActive: active.reload,
     reloadAll,
     removePending,
   };
@@ -193,39 +120,16 @@ export const NO_AUDIT_FILTERS: AuditFilters = { actor: "", action: "", organisat
 /** The platform audit log, newest first, filtered and paged on the server. */
 export function useAuditLog(refreshKey = 0): AuditLog {
   const [filters, setFilters] = useState<AuditFilters>(NO_AUDIT_FILTERS);
-  const [pageNumber, setPageNumber] = useState(1);
-  const [page, setPage] = useState<AuditPage | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
+  const fetchPage = useCallback((page: number) => adminApi.audit(filters, page), [filters]);
+  const { page, loading, error, showPage } = useFetchedPage(fetchPage, { what: "audit log", refreshKey });
 
-  useEffect(() => {
-    let live = true;
-    void refreshKey; // a change elsewhere on the page: read the log again
-    setLoading(true);
-    adminApi.audit(filters, pageNumber).then(
-      (answer) => {
-        if (!live) return;
-        setPage(answer);
-        setError(null);
-        setLoading(false);
-      },
-      (err) => {
-        if (!live) return;
-        console.error("Could not load the audit log", err);
-        setPage(null);
-        setError(errorMessage(err, "Could not load the audit log. Please try again."));
-        setLoading(false);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [filters, pageNumber, refreshKey]);
+  const apply = useCallback(
+    (next: AuditFilters) => {
+      setFilters(next);
+      showPage(1);
+    },
+    [showPage],
+  );
 
-  const apply = useCallback((next: AuditFilters) => {
-    setFilters(next);
-    setPageNumber(1);
-  }, []);
-
-  return { filters, page, loading, error, apply, showPage: setPageNumber };
+  return { filters, page, loading, error, apply, showPage };
 }

@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState } from "react";
-import { UI_TIMING } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
+import { useCopy } from "../../lib/use-copy";
 import "./ui.css";
 
 type CopyableValueProps = {
@@ -9,27 +8,9 @@ type CopyableValueProps = {
   value: string;
 };
 
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** "Label: VALUE" with a Copy button that says "Copied!" for two seconds. */
 export function CopyableValue({ label, value }: CopyableValueProps) {
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  async function copy() {
-    const ok = await copyText(value);
-    setState(ok ? "copied" : "failed");
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setState("idle"), UI_TIMING.copiedMs);
-  }
+  const { state, copy } = useCopy(value);
 
   return (
     <div className="copyable">

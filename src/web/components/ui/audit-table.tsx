@@ -1,6 +1,5 @@
-import { useId } from "react";
 import type { AuditEntry } from "../../../shared/audit";
-import { TableScroll } from "./table-scroll";
+import { DataTable } from "./data-table";
 import "./ui.css";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
@@ -28,55 +27,43 @@ type AuditTableProps = {
 
 /** Audit log entries, newest first as given, in a captioned table. */
 export function AuditTable({ caption, entries, showOrganisation = false, emptyText = "No events." }: AuditTableProps) {
-  const captionId = useId();
-  const columns = showOrganisation ? 8 : 7;
   return (
-    <TableScroll labelledBy={captionId}>
-      <table className="data-table data-table--audit">
-        <caption id={captionId}>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Action</th>
-            <th scope="col">Target</th>
-            {showOrganisation && <th scope="col">Organisation</th>}
-            <th scope="col">IP</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Detail</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.length === 0 ? (
-            <tr>
-              <td colSpan={columns} className="data-table__empty">
-                {emptyText}
-              </td>
-            </tr>
-          ) : (
-            entries.map((entry) => (
-              <tr key={entry.id}>
-                <td className="data-table__nowrap">
-                  <time dateTime={entry.at}>{formatAt(entry.at)}</time>
-                </td>
-                <td>{entry.actorEmail ?? "—"}</td>
-                <td>
-                  <code>{entry.action}</code>
-                </td>
-                <td>{entry.target ?? ""}</td>
-                {showOrganisation && <td>{entry.organisationId ?? ""}</td>}
-                <td>{entry.ip ?? ""}</td>
-                <td>
-                  <span className={`outcome outcome--${entry.outcome === "success" ? "ok" : "other"}`}>
-                    {entry.outcome}
-                  </span>
-                </td>
-                <td className="data-table__detail">{formatDetail(entry.detail)}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      caption={caption}
+      variant="data-table--audit"
+      head={
+        <>
+          <th scope="col">Time</th>
+          <th scope="col">Actor</th>
+          <th scope="col">Action</th>
+          <th scope="col">Target</th>
+          {showOrganisation && <th scope="col">Organisation</th>}
+          <th scope="col">IP</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">Detail</th>
+        </>
+      }
+      columns={showOrganisation ? 8 : 7}
+      items={entries}
+      empty={emptyText}
+      row={(entry) => (
+        <tr key={entry.id}>
+          <td className="data-table__nowrap">
+            <time dateTime={entry.at}>{formatAt(entry.at)}</time>
+          </td>
+          <td>{entry.actorEmail ?? "—"}</td>
+          <td>
+            <code>{entry.action}</code>
+          </td>
+          <td>{entry.target ?? ""}</td>
+          {showOrganisation && <td>{entry.organisationId ?? ""}</td>}
+          <td>{entry.ip ?? ""}</td>
+          <td>
+            <span className={`outcome outcome--${entry.outcome === "success" ? "ok" : "other"}`}>{entry.outcome}</span>
+          </td>
+          <td className="data-table__detail">{formatDetail(entry.detail)}</td>
+        </tr>
+      )}
+    />
   );
 }

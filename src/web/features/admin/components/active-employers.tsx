@@ -1,9 +1,9 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import type { AccountRecord, Page } from "../../../../shared/admin";
 import { MESSAGES } from "../../../../shared/messages";
+import { countCaption, DataTable } from "../../../components/ui/data-table";
 import { Pager } from "../../../components/ui/pager";
 import { SearchField } from "../../../components/ui/search-field";
-import { TableScroll } from "../../../components/ui/table-scroll";
 import { adminApi, failureReason } from "../api";
 import { WebsiteLink } from "./website-link";
 
@@ -28,7 +28,6 @@ export function ActiveEmployers({
   onPage,
   onDeactivated,
 }: ActiveEmployersProps) {
-  const captionId = useId();
   const [busyId, setBusyId] = useState<number | null>(null);
 
   async function deactivate(account: AccountRecord) {
@@ -56,55 +55,45 @@ export function ActiveEmployers({
     <section className="admin-section" aria-labelledby="active-title">
       <h2 id="active-title">Active employers</h2>
       <SearchField label="Search active employers" hint="By name, email or website." onSearch={onSearch} />
-      <TableScroll labelledBy={captionId}>
-        <table className="data-table" aria-busy={loading || undefined}>
-          <caption id={captionId}>
-            Active employers{page.total > 0 ? ` (${page.total}${query ? ` matching "${query}"` : ""})` : ""}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Company</th>
-              <th scope="col">Website</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.items.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="data-table__empty">
-                  {empty}
-                </td>
-              </tr>
-            ) : (
-              page.items.map((account) => (
-                <tr key={account.id}>
-                  <th scope="row">{account.fullName}</th>
-                  <td>{account.email}</td>
-                  <td>{account.companyName}</td>
-                  <td>
-                    <WebsiteLink url={account.website} />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button button--secondary"
-                      aria-disabled={busyId === account.id || undefined}
-                      data-busy={busyId === account.id || undefined}
-                      onClick={() => void deactivate(account)}
-                    >
-                      Deactivate<span className="visually-hidden"> {account.fullName}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable
+        caption={countCaption("Active employers", page.total, query)}
+        busy={loading}
+        head={
+          <>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Company</th>
+            <th scope="col">Website</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </>
+        }
+        columns={5}
+        items={page.items}
+        empty={empty}
+        row={(account) => (
+          <tr key={account.id}>
+            <th scope="row">{account.fullName}</th>
+            <td>{account.email}</td>
+            <td>{account.companyName}</td>
+            <td>
+              <WebsiteLink url={account.website} />
+            </td>
+            <td>
+              <button
+                type="button"
+                className="button button--secondary"
+                aria-disabled={busyId === account.id || undefined}
+                data-busy={busyId === account.id || undefined}
+                onClick={() => void deactivate(account)}
+              >
+                Deactivate<span className="visually-hidden"> {account.fullName}</span>
+              </button>
+            </td>
+          </tr>
+        )}
+      />
       <Pager label="Active employers" page={page.page} pages={page.pages} onPage={onPage} busy={loading} />
     </section>
   );

@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { AccountRecord } from "../../../../shared/admin";
 import { UI_TIMING } from "../../../../shared/constants";
 import { MESSAGES } from "../../../../shared/messages";
-import { TableScroll } from "../../../components/ui/table-scroll";
+import { countCaption, DataTable } from "../../../components/ui/data-table";
 import { adminApi, failureReason } from "../api";
 import { ActivatedBanner } from "./activated-banner";
 
@@ -16,7 +16,6 @@ type PendingAccountsProps = {
 
 /** Employer accounts waiting for the manual check, each with an Activate button. */
 export function PendingAccounts({ accounts, loading, failed, onActivated }: PendingAccountsProps) {
-  const captionId = useId();
   const [busyId, setBusyId] = useState<number | null>(null);
   const [bannerKey, setBannerKey] = useState(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -45,51 +44,40 @@ export function PendingAccounts({ accounts, loading, failed, onActivated }: Pend
       <div role="status" className="admin-section__status">
         {bannerKey > 0 && <ActivatedBanner key={bannerKey} />}
       </div>
-      <TableScroll labelledBy={captionId}>
-        <table className="data-table">
-          <caption id={captionId}>
-            Employer accounts awaiting activation{accounts.length > 0 ? ` (${accounts.length})` : ""}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Company</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {accounts.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="data-table__empty">
-                  {loading ? "Loading…" : failed ? "Could not load the pending accounts." : "No pending accounts."}
-                </td>
-              </tr>
-            ) : (
-              accounts.map((account) => (
-                <tr key={account.id}>
-                  <th scope="row">{account.fullName}</th>
-                  <td>{account.email}</td>
-                  <td>{account.companyName}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button button--primary"
-                      aria-disabled={busyId === account.id || undefined}
-                      data-busy={busyId === account.id || undefined}
-                      onClick={() => void activate(account)}
-                    >
-                      Activate<span className="visually-hidden"> {account.fullName}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable
+        caption={countCaption("Employer accounts awaiting activation", accounts.length)}
+        head={
+          <>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Company</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </>
+        }
+        columns={4}
+        items={accounts}
+        empty={loading ? "Loading…" : failed ? "Could not load the pending accounts." : "No pending accounts."}
+        row={(account) => (
+          <tr key={account.id}>
+            <th scope="row">{account.fullName}</th>
+            <td>{account.email}</td>
+            <td>{account.companyName}</td>
+            <td>
+              <button
+                type="button"
+                className="button button--primary"
+                aria-disabled={busyId === account.id || undefined}
+                data-busy={busyId === account.id || undefined}
+                onClick={() => void activate(account)}
+              >
+                Activate<span className="visually-hidden"> {account.fullName}</span>
+              </button>
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

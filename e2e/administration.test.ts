@@ -1,50 +1,33 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Locator } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { organisations, users } from "../src/server/db/schema";
 import { hashPassword } from "../src/server/lib/passwords";
 import { MESSAGES } from "../src/shared/messages";
 import { createUser, GOOD_PASSWORD } from "../test/helpers";
-import { DESKTOP, type E2eServer, launchBrowser, openPage, PHONE, signInThroughUi, startServer } from "./support";
+import { PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
 
-let server: E2eServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const suite = setUpBrowserSuite();
+const { newPage } = suite;
 let passwordHash: string;
 
 beforeAll(async () => {
-  [server, browser, passwordHash] = await Promise.all([startServer(), launchBrowser(), hashPassword(GOOD_PASSWORD)]);
+  passwordHash = await hashPassword(GOOD_PASSWORD);
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const { context, page } = await openPage(browser, server, viewport);
-  contexts.push(context);
-  return page;
-}
-
-const pathIs = (pathname: string) => (url: URL) => url.pathname === pathname;
 const two = (n: number) => String(n).padStart(2, "0");
 
 /** An organisation row for an employer at `domain`. */
 async function createOrganisation(domain: string, companyName: string) {
-  const [organisation] = await server.database.db
+  const [organisation] = await suite.server.database.db
     .insert(organisations)
     .values({
       companyName,
       domain,
       website: `https://www.${domain}`,
       websiteHost: `www.${domain}`,
-      createdAt: server.clock.now(),
+      createdAt: suite.server.clock.now(),
     })
     .returning();
   if (!organisation) throw new Error("organisation not created");
@@ -55,8 +38,8 @@ async function createOrganisation(domain: string, companyName: string) {
 async function seedUsers(
   rows: Array<{ email: string; fullName: string; role: "superuser" | "client"; organisationId: number }>,
 ) {
-  const now = server.clock.now();
-  await server.database.db.insert(users).values(
+  const now = suite.server.clock.now();
+  await suite.server.database.db.insert(users).values(
     rows.map((row) => ({
       ...row,
       passwordHash,
@@ -96,20 +79,18 @@ describe("administration", () => {
 
     // The employer about to be deactivated has an open session in another browser.
     const target = await createOrganisation(`target-${tag}.test`, "Target Ltd");
-    const targetUser = await createUser(server, {
+    const targetUser = await createUser(suite.server, {
       email: `chief@target-${tag}.test`,
       role: "superuser",
       fullName: `Tara Target ${tag}`,
       organisationId: target.id,
     });
     const targetPage = await newPage();
-    await signInThroughUi(targetPage, server, targetUser.email, targetUser.password);
-    await targetPage.waitForURL(pathIs("/employer-dashboard"));
+    await signInThroughUi(targetPage, suite.server, targetUser.email, targetUser.password, "/employer-dashboard");
 
-    const admin = await createUser(server, { role: "admin" });
+    const admin = await createUser(suite.server, { role: "admin" });
     const page = await newPage();
-    await signInThroughUi(page, server, admin.email, admin.password);
-    await page.waitForURL(pathIs("/admin"));
+    await signInThroughUi(page, suite.server, admin.email, admin.password, "/admin");
     const active = page.getByRole("region", { name: "Active employers", exact: true });
 
     // 26 active employers: ten a page.
@@ -155,7 +136,7 @@ describe("administration", () => {
     // Deactivating a domain asks first, then reports how many accounts it deactivated.
     await active.getByLabel("Search active employers").fill("");
     await pageStatus(active, "Page 1 of 3");
-    const client = await createUser(server, { email: `staff@${domains[0]}`, role: "client" });
+    const client = await createUser(suite.server, { email: `staff@${domains[0]}`, role: "client" });
     const domainForm = page.getByRole("region", { name: "Deactivate Users by Email Domain" });
     await domainForm.getByLabel("Email domain").fill(`  ${domains[0]?.toUpperCase()} `);
     let question = "";
@@ -173,7 +154,7 @@ describe("administration", () => {
     await active.getByRole("button", { name: "Next" }).click();
     await pageStatus(active, "Page 3 of 3");
     await expect.poll(() => bodyRows(active).count()).toBe(4);
-    const [clientRow] = await server.database.db.select().from(users).where(eq(users.id, client.id));
+    const [clientRow] = await suite.server.database.db.select().from(users).where(eq(users.id, client.id));
     expect(clientRow?.status).toBe("deactivated");
 
     // Dismissing the question changes nothing.
@@ -189,7 +170,7 @@ describe("administration", () => {
     const tag = randomBytes(3).toString("hex");
     const domain = `staffco-${tag}.test`;
     const organisation = await createOrganisation(domain, "Staff Co");
-    const boss = await createUser(server, {
+    const boss = await createUser(suite.server, {
       email: `boss@${domain}`,
       role: "superuser",
       fullName: "Bo Boss",
@@ -210,8 +191,7 @@ describe("administration", () => {
     page.on("request", (request) => {
       if (request.url().includes("/api/employer/deactivate-employee/")) deactivations.push(request.url());
     });
-    await signInThroughUi(page, server, boss.email, boss.password);
-    await page.waitForURL(pathIs("/employer-dashboard"));
+    await signInThroughUi(page, suite.server, boss.email, boss.password, "/employer-dashboard");
     const usersRegion = page.getByRole("region", { name: "Active users", exact: true });
 
     await pageStatus(usersRegion, "Page 1 of 3");
@@ -279,7 +259,7 @@ describe("administration", () => {
   it("shows the specification's texts when admin and employer actions fail", async () => {
     const tag = randomBytes(3).toString("hex");
     const organisation = await createOrganisation(`errors-${tag}.test`, "Errors Ltd");
-    const boss = await createUser(server, {
+    const boss = await createUser(suite.server, {
       email: `boss@errors-${tag}.test`,
       role: "superuser",
       fullName: `Err Boss ${tag}`,
@@ -296,20 +276,19 @@ describe("administration", () => {
         organisationId: (await createOrganisation(`late-${tag}.test`, "Late Ltd")).id,
       },
     ]);
-    await server.database.db
+    await suite.server.database.db
       .update(users)
       .set({ status: "pending" })
       .where(eq(users.email, `pending@late-${tag}.test`));
 
     const dialogs: string[] = [];
-    const admin = await createUser(server, { role: "admin" });
+    const admin = await createUser(suite.server, { role: "admin" });
     const page = await newPage();
     page.on("dialog", (dialog) => {
       dialogs.push(dialog.message());
       void dialog.accept();
     });
-    await signInThroughUi(page, server, admin.email, admin.password);
-    await page.waitForURL(pathIs("/admin"));
+    await signInThroughUi(page, suite.server, admin.email, admin.password, "/admin");
 
     // Server refusals come through with the server's message.
     await page.route("**/api/admin/activate-account/*", (route) =>
@@ -363,8 +342,7 @@ describe("administration", () => {
       employerDialogs.push(dialog.message());
       void dialog.accept();
     });
-    await signInThroughUi(employer, server, boss.email, boss.password);
-    await employer.waitForURL(pathIs("/employer-dashboard"));
+    await signInThroughUi(employer, suite.server, boss.email, boss.password, "/employer-dashboard");
     await employer.getByLabel("Required users").fill("0");
     await employer.getByRole("button", { name: "Generate Access Code" }).click();
     await expect.poll(() => employerDialogs).toEqual([MESSAGES.invalidUserLimit]);

@@ -8,20 +8,19 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrganisation, storeCode } from "../src/server/features/codes/test-support";
 import { CODES_TEXT, loaderSnippet, plainSnippet, WIDGET_TEXT } from "../src/shared/codes";
 import { UI_TIMING } from "../src/shared/constants";
 import { MESSAGES } from "../src/shared/messages";
 import { createUser, GOOD_PASSWORD } from "../test/helpers";
-import { DESKTOP, type E2eServer, launchBrowser, openPage, signInThroughUi, startServer } from "./support";
+import { setUpBrowserSuite, signInThroughUi } from "./support";
 
-let server: E2eServer;
-let browser: Browser;
+const suite = setUpBrowserSuite();
+const { newPage } = suite;
 let site: Server;
 let siteUrl: string;
-const contexts: BrowserContext[] = [];
 
 /** The organisation's own website: a plain page with one of the /download snippets pasted in. */
 function startSite(productUrl: string): Promise<Server> {
@@ -45,30 +44,17 @@ function startSite(productUrl: string): Promise<Server> {
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  site = await startSite(server.url);
+  site = await startSite(suite.server.url);
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
 afterAll(async () => {
-  await browser?.close();
   await new Promise((resolve) => site?.close(resolve));
-  await server?.close();
 });
-
-async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const { context, page } = await openPage(browser, server, viewport);
-  contexts.push(context);
-  return page;
-}
 
 async function employee(website: string, companyName: string, fullName: string) {
-  const organisation = await createOrganisation(server, { website, companyName });
-  const user = await createUser(server, { organisationId: organisation.id, fullName });
+  const organisation = await createOrganisation(suite.server, { website, companyName });
+  const user = await createUser(suite.server, { organisationId: organisation.id, fullName });
   return { organisation, user };
 }
 
@@ -94,12 +80,12 @@ async function generateOnDashboard(page: Page): Promise<string> {
 
 describe("identity codes", () => {
   it("an employee's code verifies on the organisation's own website and not on another's", async () => {
-    server.clock.set(Date.now());
+    suite.server.clock.set(Date.now());
     const a = await employee(siteUrl, "Org A", "Alice Caller");
     const b = await employee("https://www.org-b.example", "Org B", "Bob Caller");
 
     const dashboard = await newPage();
-    await signInThroughUi(dashboard, server, a.user.email, GOOD_PASSWORD);
+    await signInThroughUi(dashboard, suite.server, a.user.email, GOOD_PASSWORD);
     await dashboard.goto("/dashboard");
     await expect.poll(() => dashboard.getByText("Alice Caller").count()).toBe(1);
     await expect.poll(() => dashboard.getByText("Org A").count()).toBe(1);
@@ -123,7 +109,7 @@ describe("identity codes", () => {
     await expect.poll(() => result.textContent()).toBe(MESSAGES.codeNotVerified);
 
     // Org B's code on Org A's site: refused (the widget's own plain snippet this time) ...
-    const bWords = await storeCode(server, b.user.id);
+    const bWords = await storeCode(suite.server, b.user.id);
     const other = await newPage();
     await other.goto(`${siteUrl}/plain`);
     await verifyInWidget(other, bWords);
@@ -137,10 +123,10 @@ describe("identity codes", () => {
   });
 
   it("/in-a-call verifies a fresh code once, and works at 320 px", async () => {
-    server.clock.set(Date.now());
+    suite.server.clock.set(Date.now());
     const a = await employee(siteUrl, "Org A", "Carol Caller");
     const dashboard = await newPage();
-    await signInThroughUi(dashboard, server, a.user.email, GOOD_PASSWORD);
+    await signInThroughUi(dashboard, suite.server, a.user.email, GOOD_PASSWORD);
     await dashboard.goto("/dashboard");
     const words = await generateOnDashboard(dashboard);
 
@@ -175,13 +161,13 @@ describe("identity codes", () => {
   });
 
   it("the countdown ticks every second from the server's expiresAt and clears the words at 0", async () => {
-    server.clock.set(Date.now());
+    suite.server.clock.set(Date.now());
     const a = await employee(siteUrl, "Org A", "Dan Caller");
     const page = await newPage();
     await page.clock.install();
-    await signInThroughUi(page, server, a.user.email, GOOD_PASSWORD);
+    await signInThroughUi(page, suite.server, a.user.email, GOOD_PASSWORD);
     await page.goto("/dashboard");
-    server.clock.set(Date.now());
+    suite.server.clock.set(Date.now());
     await generateOnDashboard(page);
     const timer = page.getByText(/Expires in: \d+ seconds/);
     const seconds = async () => Number(/(\d+)/.exec((await timer.textContent()) ?? "")?.[1]);
@@ -197,10 +183,10 @@ describe("identity codes", () => {
   });
 
   it("/dashboard shows the spec's errors and clears the info when client-info fails", async () => {
-    server.clock.set(Date.now());
+    suite.server.clock.set(Date.now());
     const a = await employee(siteUrl, "Org A", "Fay Caller");
     const page = await newPage();
-    await signInThroughUi(page, server, a.user.email, GOOD_PASSWORD);
+    await signInThroughUi(page, suite.server, a.user.email, GOOD_PASSWORD);
     await page.goto("/dashboard");
     for (let i = 0; i < 3; i++) await generateOnDashboard(page);
     await page.getByRole("button", { name: CODES_TEXT.generateButton }).click();
@@ -228,21 +214,21 @@ describe("identity codes", () => {
   it("/download shows both snippets for this site with Copy buttons; visitors are not authorised", async () => {
     const a = await employee(siteUrl, "Org A", "Erin Caller");
     const page = await newPage();
-    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-    await signInThroughUi(page, server, a.user.email, GOOD_PASSWORD);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.server.url });
+    await signInThroughUi(page, suite.server, a.user.email, GOOD_PASSWORD);
     await page.goto("/download");
     const codes = page.locator("pre code");
     await expect.poll(() => codes.count()).toBe(2);
     const texts = await codes.allTextContents();
-    expect(texts).toContain(plainSnippet(server.url));
-    expect(texts.some((t) => t.includes(`${server.url}/widget.js`) && t.includes(MESSAGES.widgetLoadFailed))).toBe(
-      true,
-    );
+    expect(texts).toContain(plainSnippet(suite.server.url));
+    expect(
+      texts.some((t) => t.includes(`${suite.server.url}/widget.js`) && t.includes(MESSAGES.widgetLoadFailed)),
+    ).toBe(true);
 
     const copy = page.getByRole("button", { name: /^Copy plain snippet$/ });
     await copy.click();
     await expect.poll(() => page.getByRole("button", { name: /Copied! plain snippet/ }).count()).toBe(1);
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(plainSnippet(server.url));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(plainSnippet(suite.server.url));
     await expect
       .poll(() => page.getByRole("button", { name: /^Copy plain snippet$/ }).count(), { timeout: 5_000 })
       .toBe(1);

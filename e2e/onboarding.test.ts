@@ -1,34 +1,13 @@
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { MESSAGES } from "../src/shared/messages";
 import { createUser, GOOD_PASSWORD } from "../test/helpers";
-import { DESKTOP, type E2eServer, launchBrowser, openPage, PHONE, signInThroughUi, startServer } from "./support";
+import { PHONE, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
 
-let server: E2eServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const suite = setUpBrowserSuite();
+const { newPage } = suite;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const { context, page } = await openPage(browser, server, viewport);
-  contexts.push(context);
-  return page;
-}
-
-const pathIs = (pathname: string) => (url: URL) => url.pathname === pathname;
 /** The path and query of an e-mailed link, to open on the test server. */
 const local = (url: URL) => `${url.pathname}${url.search}`;
 
@@ -50,6 +29,19 @@ async function checkLegalDialog(page: Page, opener: string, title: string) {
   expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
 }
 
+/**
+ * Ticks the terms box and creates the account, waits for "follow the e-mailed link", then opens
+ * the verification link from the mail and waits for Log In.
+ */
+async function agreeCreateAndVerify(page: Page, email: string) {
+  await page.getByLabel("I am 18 or over and agree to the Terms & Conditions and Privacy Policy").check();
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByText(MESSAGES.followEmailLink).waitFor();
+  const verify = await suite.server.mail.link(email, "/verify-email");
+  await page.goto(local(verify));
+  await page.waitForURL(pathIs("/login"));
+}
+
 describe("onboarding", () => {
   it("takes an employer from invitation to dashboard and an employee from access code to /dashboard", async () => {
     const domain = `acme-${randomBytes(4).toString("hex")}.test`;
@@ -57,10 +49,9 @@ describe("onboarding", () => {
     const employeeEmail = `sam@${domain}`;
 
     // The platform admin invites the employer.
-    const admin = await createUser(server, { role: "admin", fullName: "Ada Admin" });
+    const admin = await createUser(suite.server, { role: "admin", fullName: "Ada Admin" });
     const adminPage = await newPage();
-    await signInThroughUi(adminPage, server, admin.email, admin.password);
-    await adminPage.waitForURL(pathIs("/admin"));
+    await signInThroughUi(adminPage, suite.server, admin.email, admin.password, "/admin");
     await adminPage.getByLabel("Employer email").fill(`  ${employerEmail.toUpperCase()} `);
     await adminPage.getByRole("button", { name: "Generate access code" }).click();
     await adminPage.getByText("Access Code:").waitFor();
@@ -68,7 +59,7 @@ describe("onboarding", () => {
     expect(shownCode.length).toBeGreaterThan(4);
 
     // The employer follows the e-mailed link: the code is prefilled.
-    const invitation = await server.mail.link(employerEmail, "/employer-access-code");
+    const invitation = await suite.server.mail.link(employerEmail, "/employer-access-code");
     expect(invitation.searchParams.get("code")).toBe(shownCode);
     const employer = await newPage(PHONE);
     await employer.goto(local(invitation));
@@ -93,14 +84,8 @@ describe("onboarding", () => {
 
     await checkLegalDialog(employer, "Terms & Conditions", "Terms & Conditions");
     await checkLegalDialog(employer, "Privacy Policy", "Privacy Policy");
-    await employer.getByLabel("I am 18 or over and agree to the Terms & Conditions and Privacy Policy").check();
-    await employer.getByRole("button", { name: "Create account" }).click();
-    await employer.getByText(MESSAGES.followEmailLink).waitFor();
-
-    // Verification leads to Log In with the pending notice; signing in is refused until activation.
-    const verify = await server.mail.link(employerEmail, "/verify-email");
-    await employer.goto(local(verify));
-    await employer.waitForURL(pathIs("/login"));
+    // Once created and verified, Log In shows the pending notice; signing in is refused until activation.
+    await agreeCreateAndVerify(employer, employerEmail);
     await employer.getByText(MESSAGES.emailVerifiedPending).waitFor();
     expect(await employer.getByLabel("Email").inputValue()).toBe(employerEmail);
     await employer.getByLabel("Password").fill(GOOD_PASSWORD);
@@ -120,8 +105,7 @@ describe("onboarding", () => {
     await adminPage.getByText(MESSAGES.employerActivated).waitFor({ state: "detached", timeout: 6000 });
 
     // The employer signs in, lands on the dashboard and creates an employee code.
-    await signInThroughUi(employer, server, employerEmail, GOOD_PASSWORD);
-    await employer.waitForURL(pathIs("/employer-dashboard"));
+    await signInThroughUi(employer, suite.server, employerEmail, GOOD_PASSWORD, "/employer-dashboard");
     await employer.getByText("Acme Ltd").waitFor();
     await employer.getByText(MESSAGES.noAccessCodeData).waitFor();
     await employer.getByLabel("Required users").fill("3");
@@ -153,16 +137,9 @@ describe("onboarding", () => {
     await employee.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
     await employee.getByLabel("Confirm password").fill(GOOD_PASSWORD);
     await checkLegalDialog(employee, "Terms & Conditions", "Terms & Conditions");
-    await employee.getByLabel("I am 18 or over and agree to the Terms & Conditions and Privacy Policy").check();
-    await employee.getByRole("button", { name: "Create account" }).click();
-    await employee.getByText(MESSAGES.followEmailLink).waitFor();
-
-    const employeeVerify = await server.mail.link(employeeEmail, "/verify-email");
-    await employee.goto(local(employeeVerify));
-    await employee.waitForURL(pathIs("/login"));
+    await agreeCreateAndVerify(employee, employeeEmail);
     await employee.getByText(MESSAGES.emailVerified).waitFor();
-    await signInThroughUi(employee, server, employeeEmail, GOOD_PASSWORD);
-    await employee.waitForURL(pathIs("/dashboard"));
+    await signInThroughUi(employee, suite.server, employeeEmail, GOOD_PASSWORD, "/dashboard");
 
     // The employer sees the new user in the table.
     await employer.reload();

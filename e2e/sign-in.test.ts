@@ -1,34 +1,15 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { sendVerificationEmail } from "../src/server/features/auth/service";
 import { MESSAGES } from "../src/shared/messages";
 import { createUser } from "../test/helpers";
-import { DESKTOP, type E2eServer, launchBrowser, openPage, PHONE, signInThroughUi, startServer } from "./support";
+import { PHONE, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
 
-let server: E2eServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const suite = setUpBrowserSuite();
+const { newPage } = suite;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const { context, page } = await openPage(browser, server, viewport);
-  contexts.push(context);
-  return page;
-}
-
-const pathIs = (pathname: string) => (url: URL) => url.pathname === pathname;
+/** The navigation an admin sees, in the bar and in the phone menu. */
+const ADMIN_LINKS = ["In a call?", "About Us", "Contact Us", "Widget", "GenerateID", "Add Users", "Admin"];
 
 /** The links of the visible navigation bar, by their exact names. */
 async function visibleNavLinks(page: Page): Promise<string[]> {
@@ -37,7 +18,7 @@ async function visibleNavLinks(page: Page): Promise<string[]> {
 
 describe("sign-in", () => {
   it("signs an admin in through both steps and lands on /admin", async () => {
-    const admin = await createUser(server, { role: "admin" });
+    const admin = await createUser(suite.server, { role: "admin" });
     const page = await newPage();
     await page.goto("/login");
     await page.getByLabel("Email").fill(admin.email);
@@ -51,25 +32,17 @@ describe("sign-in", () => {
     expect(await codeField.getAttribute("autocomplete")).toBe("one-time-code");
     expect(await codeField.evaluate((el) => el === document.activeElement)).toBe(true);
 
-    await codeField.fill(await server.mail.signInCode(admin.email));
+    await codeField.fill(await suite.server.mail.signInCode(admin.email));
     await page.getByRole("button", { name: "Log In" }).click();
     await page.waitForURL(pathIs("/admin"));
 
-    expect(await visibleNavLinks(page)).toEqual([
-      "In a call?",
-      "About Us",
-      "Contact Us",
-      "Widget",
-      "GenerateID",
-      "Add Users",
-      "Admin",
-    ]);
+    expect(await visibleNavLinks(page)).toEqual(ADMIN_LINKS);
     await page.getByRole("button", { name: "Sign Out" }).waitFor();
     expect(await page.getByRole("link", { name: "Log In", exact: true }).count()).toBe(0);
   });
 
   it("shows the server's error in red under the form for a wrong password", async () => {
-    const user = await createUser(server);
+    const user = await createUser(suite.server);
     const page = await newPage();
     await page.goto("/login");
     await page.getByLabel("Email").fill(user.email);
@@ -86,7 +59,7 @@ describe("sign-in", () => {
   });
 
   it("shows the server's message for a wrong code, and can go back to step 1", async () => {
-    const user = await createUser(server);
+    const user = await createUser(suite.server);
     const page = await newPage();
     await page.goto(`/login?step=2&email=${encodeURIComponent(user.email)}`);
     await page.getByRole("heading", { name: "Enter 2FA Code from Email" }).waitFor();
@@ -100,16 +73,16 @@ describe("sign-in", () => {
   });
 
   it("lands a superuser on /employer-dashboard, a client on /dashboard", async () => {
-    const superuser = await createUser(server, { role: "superuser" });
+    const superuser = await createUser(suite.server, { role: "superuser" });
     const employerPage = await newPage();
-    await signInThroughUi(employerPage, server, superuser.email, superuser.password);
+    await signInThroughUi(employerPage, suite.server, superuser.email, superuser.password);
     expect(new URL(employerPage.url()).pathname).toBe("/employer-dashboard");
     expect(await visibleNavLinks(employerPage)).toContain("Add Users");
     expect(await visibleNavLinks(employerPage)).not.toContain("Admin");
 
-    const client = await createUser(server, { role: "client" });
+    const client = await createUser(suite.server, { role: "client" });
     const clientPage = await newPage();
-    await signInThroughUi(clientPage, server, client.email, client.password);
+    await signInThroughUi(clientPage, suite.server, client.email, client.password);
     expect(new URL(clientPage.url()).pathname).toBe("/dashboard");
     expect(await visibleNavLinks(clientPage)).not.toContain("Add Users");
   });
@@ -130,9 +103,9 @@ describe("sign-in", () => {
 
 describe("e-mail verification link", () => {
   it("verifies once and goes to /login with the e-mail; a reused link fails", async () => {
-    const user = await createUser(server, { verified: false });
-    await sendVerificationEmail(server.app, user);
-    const link = await server.mail.link(user.email, "/verify-email?");
+    const user = await createUser(suite.server, { verified: false });
+    await sendVerificationEmail(suite.server.app, user);
+    const link = await suite.server.mail.link(user.email, "/verify-email?");
     const page = await newPage();
     await page.goto(link.href);
     await page.waitForURL(pathIs("/login"));
@@ -149,9 +122,9 @@ describe("e-mail verification link", () => {
   });
 
   it("marks an employer awaiting activation with pending=1", async () => {
-    const employer = await createUser(server, { role: "superuser", status: "pending", verified: false });
-    await sendVerificationEmail(server.app, employer);
-    const link = await server.mail.link(employer.email, "/verify-email?");
+    const employer = await createUser(suite.server, { role: "superuser", status: "pending", verified: false });
+    await sendVerificationEmail(suite.server.app, employer);
+    const link = await suite.server.mail.link(employer.email, "/verify-email?");
     const page = await newPage();
     await page.goto(link.href);
     await page.waitForURL((url) => url.searchParams.get("pending") === "1");
@@ -192,9 +165,9 @@ describe("route guards", () => {
   });
 
   it("keeps a client out of /admin and /employer-dashboard; sign-out returns to / signed out", async () => {
-    const client = await createUser(server, { role: "client" });
+    const client = await createUser(suite.server, { role: "client" });
     const page = await newPage();
-    await signInThroughUi(page, server, client.email, client.password);
+    await signInThroughUi(page, suite.server, client.email, client.password);
 
     await page.goto("/admin");
     await page.waitForURL(pathIs("/unauthorized"));
@@ -219,7 +192,7 @@ describe("route guards", () => {
 
 describe("password reset", () => {
   it("sends a link, sets a new password, returns to /login, and the new password signs in", async () => {
-    const user = await createUser(server);
+    const user = await createUser(suite.server);
     const page = await newPage();
     await page.goto("/login");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
@@ -228,7 +201,7 @@ describe("password reset", () => {
     await page.getByRole("button", { name: "Send Reset Link" }).click();
     await page.getByRole("status").filter({ hasText: MESSAGES.resetLinkSent }).waitFor();
 
-    const link = await server.mail.link(user.email, "/reset-password");
+    const link = await suite.server.mail.link(user.email, "/reset-password");
     await page.goto(link.href);
     const field = page.getByLabel("New password");
     await field.fill("weakpassword");
@@ -242,7 +215,7 @@ describe("password reset", () => {
     await page.getByRole("status").filter({ hasText: MESSAGES.passwordReset }).waitFor();
     await page.waitForURL(pathIs("/login"), { timeout: 5_000 });
 
-    await signInThroughUi(page, server, user.email, newPassword);
+    await signInThroughUi(page, suite.server, user.email, newPassword);
     expect(new URL(page.url()).pathname).toBe("/dashboard");
   });
 
@@ -272,8 +245,8 @@ describe("public pages", () => {
 
     await page.getByRole("link", { name: "Contact Us", exact: true }).click();
     await page.waitForURL(pathIs("/contact"));
-    const mail = page.getByRole("link", { name: server.config.supportEmail });
-    expect(await mail.getAttribute("href")).toBe(`mailto:${server.config.supportEmail}`);
+    const mail = page.getByRole("link", { name: suite.server.config.supportEmail });
+    expect(await mail.getAttribute("href")).toBe(`mailto:${suite.server.config.supportEmail}`);
     await page.getByText("We reply within 3 working days.").waitFor();
   });
 });
@@ -311,21 +284,13 @@ describe("phone width", () => {
   });
 
   it("shows the signed-in links and Sign Out in the menu", async () => {
-    const admin = await createUser(server, { role: "admin" });
+    const admin = await createUser(suite.server, { role: "admin" });
     const page = await newPage(PHONE);
-    await signInThroughUi(page, server, admin.email, admin.password);
+    await signInThroughUi(page, suite.server, admin.email, admin.password);
     await page.getByRole("button", { name: /menu/i }).click();
     const menu = page.getByRole("navigation", { name: "Menu", exact: true });
     await menu.waitFor();
-    expect(await menu.getByRole("link").allInnerTexts()).toEqual([
-      "In a call?",
-      "About Us",
-      "Contact Us",
-      "Widget",
-      "GenerateID",
-      "Add Users",
-      "Admin",
-    ]);
+    expect(await menu.getByRole("link").allInnerTexts()).toEqual(ADMIN_LINKS);
     await menu.getByRole("button", { name: "Sign Out" }).click();
     await page.waitForURL(pathIs("/"));
     await page.getByRole("button", { name: /menu/i }).click();

@@ -4,6 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { buildTestApp, type TestApp } from "../test/helpers";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -109,8 +110,67 @@ export async function openPage(
   return { context, page };
 }
 
-/** Fills the two sign-in steps through the UI, reading the e-mailed code; resolves once signed in. */
-export async function signInThroughUi(page: Page, server: E2eServer, email: string, password: string): Promise<void> {
+/** Waits for a URL whose path is exactly `pathname`: `page.waitForURL(pathIs("/admin"))`. */
+export const pathIs = (pathname: string) => (url: URL) => url.pathname === pathname;
+
+export type BrowserSuite = {
+  /** the server, once the file's set-up has run */
+  readonly server: E2eServer;
+  /** A page in a fresh browser profile, closed after the test. */
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+};
+
+/**
+ * The set-up a browser test file shares: the server and the browser start before its tests,
+ * the profiles its tests opened close after each test, and both stop after the file.
+ * Call it once, at the top of the file; more set-up can follow in the file's own hooks.
+ */
+export function setUpBrowserSuite(): BrowserSuite {
+  let server: E2eServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the ${what} is not started yet: use it inside a test or hook`);
+    return value;
+  };
+
+  return {
+    get server() {
+      return started(server, "server");
+    },
+    async newPage(viewport = DESKTOP) {
+      const { context, page } = await openPage(started(browser, "browser"), started(server, "server"), viewport);
+      contexts.push(context);
+      return page;
+    },
+  };
+}
+
+/**
+ * Fills the two sign-in steps through the UI, reading the e-mailed code; resolves once signed in
+ * (and, given `landsOn`, once the page is at that path).
+ */
+export async function signInThroughUi(
+  page: Page,
+  server: E2eServer,
+  email: string,
+  password: string,
+  landsOn?: string,
+): Promise<void> {
   const before = server.mail.to(email).length;
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
@@ -121,4 +181,5 @@ export async function signInThroughUi(page: Page, server: E2eServer, email: stri
   await page.getByLabel("Code").fill(code);
   await page.getByRole("button", { name: "Log In" }).click();
   await page.waitForURL((url) => url.pathname !== "/login");
+  if (landsOn) await page.waitForURL(pathIs(landsOn));
 }

@@ -1,17 +1,17 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { domainSchema } from "../../../../shared/admin";
 import { MESSAGES } from "../../../../shared/messages";
-import { Notice } from "../../../components/ui/notice";
+import { useFormError } from "../../../components/ui/form-error";
+import { SubmitButton } from "../../../components/ui/submit-button";
 import { TextField } from "../../../components/ui/text-field";
 import { errorMessage } from "../../../lib/api";
 import { adminApi } from "../api";
 
 /** Deactivates every employer and client whose e-mail is at one domain, after a confirmation. */
 export function DomainDeactivation({ onDone }: { onDone(): void }) {
-  const errorId = useId();
   const [domain, setDomain] = useState("");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { setError, describedBy, notice } = useFormError();
   const [result, setResult] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -63,23 +63,14 @@ export function DomainDeactivation({ onDone }: { onDone(): void }) {
             required
             value={domain}
             onChange={(e) => setDomain(e.target.value)}
-            describedBy={error ? errorId : undefined}
+            describedBy={describedBy}
             className="inline-form__grow"
           />
-          <button
-            type="submit"
-            className="button button--danger"
-            aria-disabled={busy || undefined}
-            data-busy={busy || undefined}
-          >
+          <SubmitButton busy={busy} className="button button--danger">
             Deactivate domain
-          </button>
+          </SubmitButton>
         </div>
-        {error && (
-          <Notice tone="error" id={errorId}>
-            {error}
-          </Notice>
-        )}
+        {notice}
         <div role="status">{result && <p className="notice notice--success">{result}</p>}</div>
       </form>
     </section>

@@ -1,18 +1,18 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { generateEmployerCodeBody } from "../../../../shared/admin";
 import { MESSAGES } from "../../../../shared/messages";
 import { CopyableValue } from "../../../components/ui/copyable-value";
-import { Notice } from "../../../components/ui/notice";
+import { useFormError } from "../../../components/ui/form-error";
+import { SubmitButton } from "../../../components/ui/submit-button";
 import { TextField } from "../../../components/ui/text-field";
 import { errorMessage } from "../../../lib/api";
 import { adminApi } from "../api";
 
 /** Invite an employer: an access code for their (company) e-mail, which is also e-mailed to them. */
 export function EmployerCodeForm({ onGenerated }: { onGenerated(): void }) {
-  const errorId = useId();
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { setError, describedBy, notice } = useFormError();
   const [result, setResult] = useState<{ code: string; email: string } | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -52,23 +52,14 @@ export function EmployerCodeForm({ onGenerated }: { onGenerated(): void }) {
             required
             value={email}
             onChange={(e) => setEmail(e.target.value)}
-            describedBy={error ? errorId : undefined}
+            describedBy={describedBy}
             className="inline-form__grow"
           />
-          <button
-            type="submit"
-            className="button button--primary"
-            aria-disabled={busy || undefined}
-            data-busy={busy || undefined}
-          >
+          <SubmitButton busy={busy} className="button button--primary">
             Generate access code
-          </button>
+          </SubmitButton>
         </div>
-        {error && (
-          <Notice tone="error" id={errorId}>
-            {error}
-          </Notice>
-        )}
+        {notice}
         <div role="status">
           {result && (
             <div className="code-result">

@@ -1,8 +1,9 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { TOKEN_LIFETIME } from "../../../../shared/constants";
 import { MESSAGES } from "../../../../shared/messages";
 import { paths } from "../../../../shared/paths";
+import { useFormError } from "../../../components/ui/form-error";
 import { Notice } from "../../../components/ui/notice";
 import { Page } from "../../../components/ui/page";
 import { SubmitButton } from "../../../components/ui/submit-button";
@@ -12,10 +13,9 @@ import { authApi } from "../api";
 
 /** Asks for a password reset link by e-mail. */
 export function ForgotPasswordPage() {
-  const errorId = useId();
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { setError, describedBy, notice } = useFormError();
   const [sent, setSent] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -54,14 +54,10 @@ export function ForgotPasswordPage() {
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          describedBy={error ? errorId : undefined}
+          describedBy={describedBy}
         />
         <SubmitButton busy={busy}>Send Reset Link</SubmitButton>
-        {error && (
-          <Notice tone="error" id={errorId}>
-            {error}
-          </Notice>
-        )}
+        {notice}
         {sent && <Notice tone="success">{sent}</Notice>}
       </form>
       <p className="form__after">

@@ -1,8 +1,9 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { SIGN_IN } from "../../../../shared/constants";
 import { MESSAGES } from "../../../../shared/messages";
 import { landingFor, paths } from "../../../../shared/paths";
+import { useFormError } from "../../../components/ui/form-error";
 import { Notice } from "../../../components/ui/notice";
 import { Page } from "../../../components/ui/page";
 import { SubmitButton } from "../../../components/ui/submit-button";
@@ -29,13 +30,12 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const auth = useAuth();
-  const errorId = useId();
   const [step, setStep] = useState<1 | 2>(params.get("step") === "2" ? 2 : 1);
   const [email, setEmail] = useState(params.get("email") ?? "");
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { setError, describedBy, notice: formError } = useFormError();
   const [notice, setNotice] = useState<Banner | null>(() => verificationNotice(params));
   const codeInput = useRef<HTMLInputElement>(null);
   const emailInput = useRef<HTMLInputElement>(null);
@@ -88,13 +88,6 @@ export function LoginPage() {
       setBusy(false);
     }
   }
-
-  const describedBy = error ? errorId : undefined;
-  const formError = error && (
-    <Notice tone="error" id={errorId}>
-      {error}
-    </Notice>
-  );
 
   if (step === 2) {
     return (

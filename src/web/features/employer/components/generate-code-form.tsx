@@ -1,17 +1,17 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { generateAccessCodeBody, MAX_USERS_LIMIT } from "../../../../shared/employer";
 import { MESSAGES } from "../../../../shared/messages";
-import { Notice } from "../../../components/ui/notice";
+import { useFormError } from "../../../components/ui/form-error";
+import { SubmitButton } from "../../../components/ui/submit-button";
 import { TextField } from "../../../components/ui/text-field";
 import { ApiError } from "../../../lib/api";
 import { employerApi } from "../api";
 
 /** How many employees may sign up with a new access code; the code panel is refetched afterwards. */
 export function GenerateCodeForm({ onDone }: { onDone(): void | Promise<void> }) {
-  const errorId = useId();
   const [maxUsers, setMaxUsers] = useState("1");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { setError, describedBy, notice } = useFormError();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -53,23 +53,14 @@ export function GenerateCodeForm({ onDone }: { onDone(): void | Promise<void> })
           hint="How many employees may sign up with the new code."
           value={maxUsers}
           onChange={(e) => setMaxUsers(e.target.value)}
-          describedBy={error ? errorId : undefined}
+          describedBy={describedBy}
           className="generate-code__field"
         />
-        <button
-          type="submit"
-          className="button button--primary"
-          aria-disabled={busy || undefined}
-          data-busy={busy || undefined}
-        >
+        <SubmitButton busy={busy} className="button button--primary">
           Generate Access Code
-        </button>
+        </SubmitButton>
       </div>
-      {error && (
-        <Notice tone="error" id={errorId}>
-          {error}
-        </Notice>
-      )}
+      {notice}
     </form>
   );
 }

@@ -34,6 +34,15 @@ function startSite(productUrl: string): Promise<Server> {
       loaderSnippet(productUrl, UI_TIMING.widgetLoadTries, UI_TIMING.widgetLoadDelayMs, MESSAGES.widgetLoadFailed),
     ),
     "/plain": page(plainSnippet(productUrl)),
+    // The loader, pointed at a product that does not answer (port 9: discard, nothing listens).
+    "/loader-unreachable": page(
+      loaderSnippet(
+        "http://127.0.0.1:9",
+        UI_TIMING.widgetLoadTries,
+        UI_TIMING.widgetLoadDelayMs,
+        MESSAGES.widgetLoadFailed,
+      ),
+    ),
   };
   const s = createServer((req, res) => {
     const body = routes[req.url ?? ""];
@@ -158,6 +167,20 @@ describe("identity codes", () => {
     await expect.poll(() => page.getByRole("alert").textContent(), { timeout: 10_000 }).toBe(MESSAGES.widgetLoadFailed);
     expect(tries).toHaveLength(UI_TIMING.widgetLoadTries);
     expect((tries[1] as number) - (tries[0] as number)).toBeGreaterThanOrEqual(UI_TIMING.widgetLoadDelayMs - 50);
+  });
+
+  it("the recommended snippet retries 3 times on another site, then shows the failure message", async () => {
+    const page = await newPage();
+    const attempts: number[] = [];
+    page.on("requestfailed", (request) => {
+      if (request.url().endsWith("/widget.js")) attempts.push(Date.now());
+    });
+    await page.goto(`${siteUrl}/loader-unreachable`);
+    await expect.poll(() => page.getByRole("alert").textContent(), { timeout: 10_000 }).toBe(MESSAGES.widgetLoadFailed);
+    expect(attempts).toHaveLength(UI_TIMING.widgetLoadTries);
+    for (let i = 1; i < attempts.length; i++) {
+      expect((attempts[i] ?? 0) - (attempts[i - 1] ?? 0)).toBeGreaterThanOrEqual(UI_TIMING.widgetLoadDelayMs - 50);
+    }
   });
 
   it("the countdown ticks every second from the server's expiresAt and clears the words at 0", async () => {

@@ -77,8 +77,8 @@ export type WidgetLoaderOptions = {
 
 /**
  * Loads widget.js, retrying up to `tries` times `delayMs` apart, then shows `failureText` in the
- * target. Self-contained (no outside names) because the /download snippet embeds its source text;
- * the /in-a-call page calls it directly. Returns a function that stops pending retries.
+ * target; the /in-a-call page uses it, and `loaderSnippet` is its hand-written twin for other sites.
+ * Returns a function that stops pending retries.
  */
 export function loadCallProofWidget(o: WidgetLoaderOptions): () => void {
   let tries = 0;
@@ -130,21 +130,44 @@ export function plainSnippet(publicUrl: string): string {
   ].join("\n");
 }
 
-/** The recommended snippet of /download: a mount point and the loader with retries, as inline code. */
+/** A value as a JavaScript literal that cannot close the script element it sits in. */
+const jsLiteral = (value: string | number) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+/**
+ * The recommended snippet of /download: a mount point and the loader with retries, as inline code.
+ * Written out by hand (not `loadCallProofWidget.toString()`, which the web build minifies) so that the
+ * people pasting it can read what it does; it behaves as `loadCallProofWidget`, and the browser tests
+ * run this exact text on a second origin.
+ */
 export function loaderSnippet(publicUrl: string, tries: number, delayMs: number, failureText: string): string {
-  const options: WidgetLoaderOptions = {
-    src: `${publicUrl.replace(/\/+$/, "")}/widget.js`,
-    target: `#${WIDGET_DEFAULT_TARGET_ID}`,
-    tries,
-    delayMs,
-    failureText,
-  };
-  // "<" escaped so the JSON cannot close the script element early.
-  const args = JSON.stringify(options).replace(/</g, "\\u003c");
-  return [
-    `<div id="${WIDGET_DEFAULT_TARGET_ID}"></div>`,
-    "<script>",
-    `(${loadCallProofWidget.toString()})(${args});`,
-    "</script>",
-  ].join("\n");
+  const src = `${publicUrl.replace(/\/+$/, "")}/widget.js`;
+  return `<div id="${WIDGET_DEFAULT_TARGET_ID}"></div>
+<script>
+(function () {
+  var src = ${jsLiteral(src)};
+  var target = ${jsLiteral(`#${WIDGET_DEFAULT_TARGET_ID}`)};
+  var tries = ${jsLiteral(tries)}, delayMs = ${jsLiteral(delayMs)}, attempt = 0;
+  var failureText = ${jsLiteral(failureText)};
+  function load() {
+    attempt++;
+    var script = document.createElement("script");
+    script.src = src;
+    script.async = true;
+    script.setAttribute("data-target", target);
+    script.onerror = function () {
+      script.remove();
+      if (attempt < tries) return void setTimeout(load, delayMs);
+      var box = document.querySelector(target);
+      if (!box) return;
+      var message = document.createElement("p");
+      message.setAttribute("role", "alert");
+      message.textContent = failureText;
+      message.style.cssText = "padding:12px;border:1px solid #b00020;border-radius:6px;color:#8a0018;background:#fff5f5";
+      box.appendChild(message);
+    };
+    document.head.appendChild(script);
+  }
+  load();
+})();
+</script>`;
 }

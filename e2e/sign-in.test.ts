@@ -283,6 +283,25 @@ describe("phone width", () => {
     await menu.waitFor({ state: "hidden" });
   });
 
+  it("fits a 320 px screen without sideways scrolling", async () => {
+    const page = await newPage({ width: 320, height: 640 });
+    for (const path of [
+      "/",
+      "/about-us",
+      "/contact",
+      "/login",
+      "/login?step=2&email=a-rather-long.address%40example.com",
+      "/forgot-password",
+      "/reset-password?token=x",
+      "/unauthorized",
+    ]) {
+      await page.goto(path);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, path).toBeLessThanOrEqual(320);
+    }
+  });
+
   it("shows the signed-in links and Sign Out in the menu", async () => {
     const admin = await createUser(suite.server, { role: "admin" });
     const page = await newPage(PHONE);

@@ -95,8 +95,12 @@ export function LoginPage() {
         {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
         <form className="card form" onSubmit={submitCode}>
           <p className="form__lead">
-            We sent a {SIGN_IN.codeDigits}-digit code to <strong>{email || "your email"}</strong>. It is valid for{" "}
-            {SIGN_IN.codeLifetimeMs / 60_000} minutes.
+            {email ? (
+              <>
+                Sent to <strong>{email}</strong>.{" "}
+              </>
+            ) : null}
+            The code is valid for {SIGN_IN.codeLifetimeMs / 60_000} minutes.
           </p>
           {askEmail && (
             <TextField

@@ -37,7 +37,7 @@ const SECURITY_FEATURES = [
   },
   {
     title: "Rate limits",
-    text: `Each user can generate ${IDENTITY_CODE.generatePerWindow} codes a minute, each visitor can check ${IDENTITY_CODE.lookupsPerWindow} codes an hour, and repeated wrong passwords are slowed down.`,
+    text: `Each user can generate ${IDENTITY_CODE.generatePerWindow} codes a minute, each visitor can check ${IDENTITY_CODE.lookupsPerWindow} codes an hour, and repeated wrong passwords or sign-in codes lock further attempts for a while.`,
   },
   {
     title: "Audit log of every action",
@@ -90,7 +90,7 @@ export function AboutUsPage() {
 
       <section className="section" aria-labelledby="security-title">
         <h2 id="security-title">Security features</h2>
-        <ul className="features features--grid">
+        <ul className="features">
           {SECURITY_FEATURES.map((feature) => (
             <li key={feature.title} className="feature">
               <h3>{feature.title}</h3>

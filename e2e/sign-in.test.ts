@@ -36,7 +36,7 @@ describe("sign-in", () => {
     await page.getByRole("button", { name: "Log In" }).click();
     await page.waitForURL(pathIs("/admin"));
 
-    expect(await visibleNavLinks(page)).toEqual(ADMIN_LINKS);
+    await expect.poll(() => visibleNavLinks(page)).toEqual(ADMIN_LINKS);
     await page.getByRole("button", { name: "Sign Out" }).waitFor();
     expect(await page.getByRole("link", { name: "Log In", exact: true }).count()).toBe(0);
   });
@@ -77,13 +77,15 @@ describe("sign-in", () => {
     const employerPage = await newPage();
     await signInThroughUi(employerPage, suite.server, superuser.email, superuser.password);
     expect(new URL(employerPage.url()).pathname).toBe("/employer-dashboard");
-    expect(await visibleNavLinks(employerPage)).toContain("Add Users");
+    await expect.poll(() => visibleNavLinks(employerPage)).toContain("Add Users");
     expect(await visibleNavLinks(employerPage)).not.toContain("Admin");
 
     const client = await createUser(suite.server, { role: "client" });
     const clientPage = await newPage();
     await signInThroughUi(clientPage, suite.server, client.email, client.password);
     expect(new URL(clientPage.url()).pathname).toBe("/dashboard");
+    // once the signed-in links are there, Add Users is not among them
+    await expect.poll(() => visibleNavLinks(clientPage)).toContain("GenerateID");
     expect(await visibleNavLinks(clientPage)).not.toContain("Add Users");
   });
 
@@ -161,7 +163,9 @@ describe("route guards", () => {
 
     await page.goto("/no/such/page");
     await page.waitForURL(pathIs("/"));
-    expect(await visibleNavLinks(page)).toEqual(["In a call?", "About Us", "Contact Us", "Sign Up", "Log In"]);
+    await expect
+      .poll(() => visibleNavLinks(page))
+      .toEqual(["In a call?", "About Us", "Contact Us", "Sign Up", "Log In"]);
   });
 
   it("keeps a client out of /admin and /employer-dashboard; sign-out returns to / signed out", async () => {

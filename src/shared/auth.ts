@@ -34,8 +34,5 @@ export const verifyEmailBody = z.object({
 });
 
 export const roleSchema = z.enum(ROLES);
-export const roleAnswer = z.object({ role: roleSchema });
 export const messageAnswer = z.object({ message: z.string() });
-export const verifyEmailAnswer = z.object({ role: roleSchema, pending: z.boolean() });
 
-export type LoginBody = z.infer<typeof loginBody>;

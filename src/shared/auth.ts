@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { ROLES } from "./constants";
 import { emailSchema, newPasswordSchema } from "./validation";
 
 export const loginBody = z.object({
@@ -33,6 +32,5 @@ export const verifyEmailBody = z.object({
   token: z.string({ error: "The verification link is missing its token." }).min(1).max(200),
 });
 
-export const roleSchema = z.enum(ROLES);
 export const messageAnswer = z.object({ message: z.string() });
 

@@ -243,13 +243,14 @@ describe("public pages", () => {
     await page.getByRole("link", { name: "About Us", exact: true }).click();
     await page.waitForURL(pathIs("/about-us"));
     const steps = page.getByRole("region", { name: "Getting started" }).getByRole("listitem");
-    expect(await steps.count()).toBe(3);
+    await expect.poll(() => steps.count()).toBe(3);
     const features = page.getByRole("region", { name: "Security features" }).getByRole("listitem");
-    expect(await features.count()).toBe(8);
+    await expect.poll(() => features.count()).toBe(8);
 
     await page.getByRole("link", { name: "Contact Us", exact: true }).click();
     await page.waitForURL(pathIs("/contact"));
     const mail = page.getByRole("link", { name: suite.server.config.supportEmail });
+    await mail.waitFor();
     expect(await mail.getAttribute("href")).toBe(`mailto:${suite.server.config.supportEmail}`);
     await page.getByText("We reply within 3 working days.").waitFor();
   });
@@ -267,13 +268,9 @@ describe("phone width", () => {
     expect(await button.getAttribute("aria-expanded")).toBe("true");
     const menu = page.getByRole("navigation", { name: "Menu", exact: true });
     await menu.waitFor();
-    expect(await menu.getByRole("link").allInnerTexts()).toEqual([
-      "In a call?",
-      "About Us",
-      "Contact Us",
-      "Sign Up",
-      "Log In",
-    ]);
+    await expect
+      .poll(() => menu.getByRole("link").allInnerTexts())
+      .toEqual(["In a call?", "About Us", "Contact Us", "Sign Up", "Log In"]);
     // Focus moves into the menu and Escape closes it, giving focus back to the button.
     expect(await menu.evaluate((el) => el.contains(document.activeElement))).toBe(true);
     await page.keyboard.press("Escape");
@@ -313,7 +310,7 @@ describe("phone width", () => {
     await page.getByRole("button", { name: /menu/i }).click();
     const menu = page.getByRole("navigation", { name: "Menu", exact: true });
     await menu.waitFor();
-    expect(await menu.getByRole("link").allInnerTexts()).toEqual(ADMIN_LINKS);
+    await expect.poll(() => menu.getByRole("link").allInnerTexts()).toEqual(ADMIN_LINKS);
     await menu.getByRole("button", { name: "Sign Out" }).click();
     await page.waitForURL(pathIs("/"));
     await page.getByRole("button", { name: /menu/i }).click();

@@ -33,4 +33,3 @@ export const verifyEmailBody = z.object({
 });
 
 export const messageAnswer = z.object({ message: z.string() });
-

@@ -52,22 +52,6 @@ export async function countEmployers(db: Db, state: "pending" | "active", q?: st
   return row?.n ?? 0;
 }
 
-export async function findUser(db: Db, id: number) {
-  const [row] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      fullName: users.fullName,
-      role: users.role,
-      status: users.status,
-      emailVerifiedAt: users.emailVerifiedAt,
-      organisationId: users.organisationId,
-    })
-    .from(users)
-    .where(eq(users.id, id));
-  return row;
-}
-
 /** Activates a pending, e-mail-verified superuser; returns it, or undefined. */
 export async function activateEmployer(db: Db, id: number, now: Date) {
   const [row] = await db

@@ -6,6 +6,7 @@ import { employerActivatedMail } from "../../mail/templates";
 import { currentUser } from "../../plugins/guards";
 import type { App } from "../../types";
 import { actorOf } from "../audit/actions";
+import { findUserById } from "../auth/users";
 import { findOrganisationByDomain } from "../onboarding/repository";
 import { pageEnvelope } from "./paging";
 import * as repo from "./repository";
@@ -39,7 +40,7 @@ export async function activateAccount(app: App, request: FastifyRequest, id: num
   const audit = { ...actorOf(request), action: "admin.activate-account", target: String(id) };
   const activated = await repo.activateEmployer(app.db, id, app.clock.now());
   if (!activated) {
-    const user = await repo.findUser(app.db, id);
+    const user = await findUserById(app.db, id);
     const unverified = user?.role === "superuser" && user.status === "pending" && !user.emailVerifiedAt;
     await app.audit.record({
       ...audit,

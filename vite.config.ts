@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { aliases } from "./aliases";
 
 const repoRoot = fileURLToPath(new URL(".", import.meta.url));
 const apiServer = process.env.API_URL ?? "http://localhost:3000";
@@ -9,6 +10,7 @@ const apiServer = process.env.API_URL ?? "http://localhost:3000";
 export default defineConfig({
   root: "src/web",
   plugins: [react()],
+  resolve: { alias: aliases },
   build: {
     outDir: "../../dist/web",
     // The widget build (scripts/build-widget.ts) writes dist/web/widget.js after this one.

@@ -1,10 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { aliases } from "./aliases";
 
 // The integration suite runs on the embedded database always, and once more on a
 // PostgreSQL server when TEST_DATABASE_URL is set. Browser tests run once, on PGlite.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
+  resolve: { alias: aliases },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { organisations, users } from "@server/db/schema";
+import { hashPassword } from "@server/lib/passwords";
+import { MESSAGES } from "@shared/messages";
+import { createUser, GOOD_PASSWORD } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import type { Locator } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { organisations, users } from "../src/server/db/schema";
-import { hashPassword } from "../src/server/lib/passwords";
-import { MESSAGES } from "../src/shared/messages";
-import { createUser, GOOD_PASSWORD } from "../test/helpers";
 import { PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { MESSAGES } from "@shared/messages";
+import { createUser, GOOD_PASSWORD } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { MESSAGES } from "../src/shared/messages";
-import { createUser, GOOD_PASSWORD } from "../test/helpers";
 import { PHONE, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();

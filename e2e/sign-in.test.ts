@@ -1,8 +1,8 @@
+import { sendVerificationEmail } from "@server/features/auth/service";
+import { MESSAGES } from "@shared/messages";
+import { createUser } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { sendVerificationEmail } from "../src/server/features/auth/service";
-import { MESSAGES } from "../src/shared/messages";
-import { createUser } from "../test/helpers";
 import { PHONE, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();

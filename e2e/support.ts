@@ -3,9 +3,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildTestApp, type TestApp } from "@test/helpers";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { buildTestApp, type TestApp } from "../test/helpers";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WEB_INDEX = path.join(ROOT, "dist/web/index.html");

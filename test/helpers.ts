@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
+import { buildApp } from "@server/app";
+import { type Config, loadConfig } from "@server/config";
+import { type Database, openDatabase } from "@server/db/client";
+import { users } from "@server/db/schema";
+import { type Clock, testClock } from "@server/lib/clock";
+import { hashPassword } from "@server/lib/passwords";
+import { smtpMailer } from "@server/mail/mailer";
+import type { App } from "@server/types";
+import type { Role, UserStatus } from "@shared/constants";
 import pg from "pg";
-import { buildApp } from "../src/server/app";
-import { type Config, loadConfig } from "../src/server/config";
-import { type Database, openDatabase } from "../src/server/db/client";
-import { users } from "../src/server/db/schema";
-import { type Clock, testClock } from "../src/server/lib/clock";
-import { hashPassword } from "../src/server/lib/passwords";
-import { smtpMailer } from "../src/server/mail/mailer";
-import type { App } from "../src/server/types";
-import type { Role, UserStatus } from "../src/shared/constants";
 import { MailCapture } from "./mail-capture";
 
 export { MailCapture, testClock };

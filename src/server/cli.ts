@@ -1,8 +1,8 @@
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
+import { meetsPasswordRules } from "@shared/validation";
 import { z } from "zod";
-import { meetsPasswordRules } from "../shared/validation";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { ensureAdmin } from "./features/auth/admin-accounts";

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { meetsPasswordRules } from "@shared/validation";
 import { z } from "zod";
-import { meetsPasswordRules } from "../shared/validation";
 
 export type Config = {
   port: number;

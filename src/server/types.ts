@@ -1,3 +1,4 @@
+import type { Role, UserStatus } from "@shared/constants";
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -6,7 +7,6 @@ import type {
   RawServerDefault,
 } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import type { Role, UserStatus } from "../shared/constants";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { AuditLog } from "./lib/audit";

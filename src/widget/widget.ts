@@ -8,7 +8,7 @@
  * without it the widget goes right after its script tag. It talks only to the origin it was loaded from, without cookies, and lives in a Shadow
  * DOM so the host page's styles and the widget's cannot touch each other.
  */
-import { WIDGET_TEXT } from "../shared/codes";
+import { WIDGET_TEXT } from "@shared/codes";
 
 type Answer = {
   verified?: boolean;

@@ -1,5 +1,5 @@
+import { freshDatabase } from "@test/helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test/helpers";
 import type { Database } from "../db/client";
 import { RateLimiter } from "./rate-limit";
 

@@ -1,6 +1,6 @@
+import { MESSAGES } from "@shared/messages";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { MESSAGES } from "../../shared/messages";
 import { HttpError } from "../lib/errors";
 
 /** One place that turns every error into `{message}` with the right status; 5xx details stay in the log. */

@@ -1,6 +1,6 @@
+import type { Role } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
 import type { FastifyRequest } from "fastify";
-import type { Role } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
 import { forbidden, unauthorized } from "../lib/errors";
 import type { SessionUser } from "../types";
 

@@ -1,7 +1,7 @@
+import { SESSION } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
 import { and, eq, gt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { SESSION } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
 import { sessions, users } from "../db/schema";
 import { hmac, randomToken, safeEqual, sha256 } from "../lib/crypto";
 import { forbidden } from "../lib/errors";

@@ -1,5 +1,5 @@
+import { paths } from "@shared/paths";
 import { useRouteError } from "react-router";
-import { paths } from "../../shared/paths";
 import { useDocumentTitle } from "../lib/use-document-title";
 
 /** Shown when a page fails to render: a way back instead of a blank screen. */

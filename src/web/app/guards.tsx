@@ -1,7 +1,7 @@
+import type { Role } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
 import type { ReactNode } from "react";
 import { Navigate } from "react-router";
-import type { Role } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
 import { Page } from "../components/ui/page";
 import { useAuth } from "../lib/auth";
 

@@ -1,7 +1,7 @@
+import type { Role } from "@shared/constants";
+import { paths } from "@shared/paths";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import type { Role } from "../../shared/constants";
-import { paths } from "../../shared/paths";
 import { useAuth } from "../lib/auth";
 
 type NavItem = { to: string; label: string };

@@ -1,5 +1,5 @@
+import { paths } from "@shared/paths";
 import { createBrowserRouter, Navigate, Outlet } from "react-router";
-import { paths } from "../../shared/paths";
 import { ForgotPasswordPage } from "../features/auth/pages/forgot-password-page";
 import { LoginPage } from "../features/auth/pages/login-page";
 import { VerifyEmailPage } from "../features/auth/pages/verify-email-page";

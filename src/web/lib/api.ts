@@ -1,4 +1,4 @@
-import { MESSAGES } from "../../shared/messages";
+import { MESSAGES } from "@shared/messages";
 
 /**
  * A failed API call. `message` is the server's `{message}`, or undefined when the server

@@ -1,3 +1,6 @@
+import { ROLES, type Role, UI_TIMING } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { paths } from "@shared/paths";
 import {
   createContext,
   Fragment,
@@ -10,9 +13,6 @@ import {
   useState,
 } from "react";
 import { useNavigate } from "react-router";
-import { ROLES, type Role, UI_TIMING } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
-import { paths } from "../../shared/paths";
 import { ApiError, api } from "./api";
 
 export type AuthContextValue = {

@@ -1,6 +1,6 @@
+import type { Page } from "@shared/admin";
+import { PAGE_SIZE } from "@shared/constants";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Page } from "../../shared/admin";
-import { PAGE_SIZE } from "../../shared/constants";
 import { errorMessage } from "./api";
 
 /** A query string of the given values, leaving out the empty ones. */

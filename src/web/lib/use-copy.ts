@@ -1,5 +1,5 @@
+import { UI_TIMING } from "@shared/constants";
 import { useEffect, useRef, useState } from "react";
-import { UI_TIMING } from "../../shared/constants";
 
 export type CopyState = "idle" | "copied" | "failed";
 

@@ -1,8 +1,8 @@
+import { sessions, users } from "@server/db/schema";
+import { ADMIN_MESSAGES } from "@shared/admin";
+import { Browser, buildTestApp, createUser, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, buildTestApp, createUser, signIn, type TestApp, uniqueEmail } from "../../../../test/helpers";
-import { ADMIN_MESSAGES } from "../../../shared/admin";
-import { sessions, users } from "../../db/schema";
 import { auditRows, createEmployee, createEmployer, signInAdmin } from "../onboarding/test-support";
 
 describe("admin API", () => {

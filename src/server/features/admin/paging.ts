@@ -1,4 +1,4 @@
-import type { Page } from "../../../shared/admin";
+import type { Page } from "@shared/admin";
 
 /** A LIKE/ILIKE pattern matching `text` anywhere, with its wildcards (% _ \) taken literally. */
 export function containsPattern(text: string): string {

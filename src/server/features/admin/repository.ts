@@ -1,7 +1,7 @@
+import { type Db, rowsOf } from "@server/db/client";
+import { organisations, sessions, users } from "@server/db/schema";
+import type { AccountRecord } from "@shared/admin";
 import { and, asc, count, eq, ilike, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
-import type { AccountRecord } from "../../../shared/admin";
-import { type Db, rowsOf } from "../../db/client";
-import { organisations, sessions, users } from "../../db/schema";
 import { containsPattern } from "./paging";
 
 const accountColumns = {

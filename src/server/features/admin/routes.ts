@@ -1,3 +1,5 @@
+import { requireRole } from "@server/plugins/guards";
+import type { App } from "@server/types";
 import {
   accountList,
   activeEmployersAnswer,
@@ -8,10 +10,8 @@ import {
   idParams,
   listQuery,
   statsAnswer,
-} from "../../../shared/admin";
-import { messageAnswer } from "../../../shared/auth";
-import { requireRole } from "../../plugins/guards";
-import type { App } from "../../types";
+} from "@shared/admin";
+import { messageAnswer } from "@shared/auth";
 import { requireRoleAudited } from "../audit/actions";
 import { inviteEmployer } from "../onboarding/service";
 import {

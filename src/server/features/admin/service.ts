@@ -1,10 +1,10 @@
+import { conflict, notFound } from "@server/lib/errors";
+import { employerActivatedMail } from "@server/mail/templates";
+import { currentUser } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import { type AccountRecord, ADMIN_MESSAGES, LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/admin";
+import { paths } from "@shared/paths";
 import type { FastifyRequest } from "fastify";
-import { type AccountRecord, ADMIN_MESSAGES, LIST_PAGE_SIZE, type ListQuery, type Page } from "../../../shared/admin";
-import { paths } from "../../../shared/paths";
-import { conflict, notFound } from "../../lib/errors";
-import { employerActivatedMail } from "../../mail/templates";
-import { currentUser } from "../../plugins/guards";
-import type { App } from "../../types";
 import { actorOf } from "../audit/actions";
 import { findUserById } from "../auth/users";
 import { findOrganisationByDomain } from "../onboarding/repository";

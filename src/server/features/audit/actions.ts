@@ -1,8 +1,8 @@
+import type { AuditEvent } from "@server/lib/audit";
+import { requireRole } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import type { Role } from "@shared/constants";
 import type { FastifyRequest } from "fastify";
-import type { Role } from "../../../shared/constants";
-import type { AuditEvent } from "../../lib/audit";
-import { requireRole } from "../../plugins/guards";
-import type { App } from "../../types";
 
 /** The audit fields that come from the request: the signed-in actor (if any) and the client IP. */
 export function actorOf(request: FastifyRequest): Pick<AuditEvent, "actorId" | "actorEmail" | "ip"> {

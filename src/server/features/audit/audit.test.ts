@@ -1,7 +1,7 @@
+import { auditLog } from "@server/db/schema";
+import { Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, buildTestApp, createUser, signIn, type TestApp } from "../../../../test/helpers";
-import { auditLog } from "../../db/schema";
 import { createEmployee, createEmployer, signInAdmin } from "../onboarding/test-support";
 import { csvCell, toCsv } from "./service";
 

@@ -1,7 +1,7 @@
+import type { Db } from "@server/db/client";
+import { auditLog } from "@server/db/schema";
+import type { AuditEntry } from "@shared/audit";
 import { and, count, desc, eq, gte, like, lt, or, type SQL } from "drizzle-orm";
-import type { AuditEntry } from "../../../shared/audit";
-import type { Db } from "../../db/client";
-import { auditLog } from "../../db/schema";
 
 export type AuditFilter = {
   actorEmail?: string;

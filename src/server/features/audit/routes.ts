@@ -1,8 +1,8 @@
-import { auditPage as auditPageSchema, auditQuery, employerAuditQuery } from "../../../shared/audit";
-import { EMPLOYER_MESSAGES } from "../../../shared/employer";
-import { notFound } from "../../lib/errors";
-import { currentUser, requireRole } from "../../plugins/guards";
-import type { App } from "../../types";
+import { notFound } from "@server/lib/errors";
+import { currentUser, requireRole } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import { auditPage as auditPageSchema, auditQuery, employerAuditQuery } from "@shared/audit";
+import { EMPLOYER_MESSAGES } from "@shared/employer";
 import { auditCsv, auditPage, filterOf } from "./service";
 
 /** Reading the append-only audit log: the admin sees everything, an employer its own organisation. */

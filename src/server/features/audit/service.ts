@@ -1,5 +1,5 @@
-import { AUDIT_CSV_MAX_ROWS, AUDIT_PAGE_SIZE, type AuditEntry, type AuditQuery } from "../../../shared/audit";
-import type { App } from "../../types";
+import type { App } from "@server/types";
+import { AUDIT_CSV_MAX_ROWS, AUDIT_PAGE_SIZE, type AuditEntry, type AuditQuery } from "@shared/audit";
 import { pageEnvelope } from "../admin/paging";
 import { type AuditFilter, countEvents, listEvents } from "./repository";
 

@@ -1,6 +1,6 @@
-import type { Db } from "../../db/client";
-import { users } from "../../db/schema";
-import { hashPassword, isCommonPassword } from "../../lib/passwords";
+import type { Db } from "@server/db/client";
+import { users } from "@server/db/schema";
+import { hashPassword, isCommonPassword } from "@server/lib/passwords";
 import { findUserByEmail } from "./users";
 
 /** Creates a platform admin (active, verified) unless an account has that e-mail. Returns whether it did. */

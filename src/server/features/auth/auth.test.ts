@@ -1,16 +1,8 @@
+import { auditLog, sessions, users, verificationTokens } from "@server/db/schema";
+import { MESSAGES } from "@shared/messages";
+import { Browser, buildTestApp, createUser, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Browser,
-  buildTestApp,
-  createUser,
-  GOOD_PASSWORD,
-  signIn,
-  type TestApp,
-  uniqueEmail,
-} from "../../../../test/helpers";
-import { MESSAGES } from "../../../shared/messages";
-import { auditLog, sessions, users, verificationTokens } from "../../db/schema";
 import { sendVerificationEmail } from "./service";
 
 let t: TestApp;

@@ -1,8 +1,8 @@
-import { forgotPasswordBody, loginBody, resetPasswordBody, verify2faBody, verifyEmailBody } from "../../../shared/auth";
-import { MESSAGES } from "../../../shared/messages";
-import { unauthorized } from "../../lib/errors";
-import { requireUser } from "../../plugins/guards";
-import type { App } from "../../types";
+import { unauthorized } from "@server/lib/errors";
+import { requireUser } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import { forgotPasswordBody, loginBody, resetPasswordBody, verify2faBody, verifyEmailBody } from "@shared/auth";
+import { MESSAGES } from "@shared/messages";
 import { codeStep, forgotPassword, passwordStep, resetPassword, signOut, verifyEmail } from "./service";
 
 export default async function authRoutes(app: App) {

@@ -1,15 +1,15 @@
+import { users } from "@server/db/schema";
+import { randomDigits, randomToken } from "@server/lib/crypto";
+import { badRequest, forbidden, tooManyRequests, unauthorized } from "@server/lib/errors";
+import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from "@server/lib/passwords";
+import { passwordResetMail, signInCodeMail, verifyEmailMail } from "@server/mail/templates";
+import { endAllSessions, endSession, startSession } from "@server/plugins/session";
+import type { App } from "@server/types";
+import { SIGN_IN, TOKEN_LIFETIME } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { paths } from "@shared/paths";
 import { eq } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { SIGN_IN, TOKEN_LIFETIME } from "../../../shared/constants";
-import { MESSAGES } from "../../../shared/messages";
-import { paths } from "../../../shared/paths";
-import { users } from "../../db/schema";
-import { randomDigits, randomToken } from "../../lib/crypto";
-import { badRequest, forbidden, tooManyRequests, unauthorized } from "../../lib/errors";
-import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from "../../lib/passwords";
-import { passwordResetMail, signInCodeMail, verifyEmailMail } from "../../mail/templates";
-import { endAllSessions, endSession, startSession } from "../../plugins/session";
-import type { App } from "../../types";
 import { VerificationTokens } from "./tokens";
 import { findUserByEmail, findUserById, type UserRow } from "./users";
 

@@ -1,7 +1,7 @@
+import type { Db } from "@server/db/client";
+import { verificationTokens } from "@server/db/schema";
+import { hmac, safeEqual } from "@server/lib/crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { verificationTokens } from "../../db/schema";
-import { hmac, safeEqual } from "../../lib/crypto";
 
 export type TokenPurpose = "sign-in" | "verify-email" | "reset-password";
 

@@ -1,6 +1,6 @@
+import type { Db } from "@server/db/client";
+import { users } from "@server/db/schema";
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { users } from "../../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
 

@@ -1,12 +1,12 @@
+import { rowsOf } from "@server/db/client";
+import { auditLog, identityCodes, users } from "@server/db/schema";
+import { CODES_TEXT } from "@shared/codes";
+import { IDENTITY_CODE } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildTestApp, createUser, signIn, type TestApp } from "../../../../test/helpers";
-import { CODES_TEXT } from "../../../shared/codes";
-import { IDENTITY_CODE } from "../../../shared/constants";
-import { MESSAGES } from "../../../shared/messages";
-import { rowsOf } from "../../db/client";
-import { auditLog, identityCodes, users } from "../../db/schema";
 import { codeHash, generateWords } from "./service";
 import {
   counters,

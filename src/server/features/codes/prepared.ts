@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
+import type { Db } from "@server/db/client";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import type { Db } from "../../db/client";
 
 /**
  * Runs a hot-path statement with a cached query plan. Planning the verify statement (six CTEs) costs

@@ -1,7 +1,7 @@
+import type { Db } from "@server/db/client";
+import { organisations, users } from "@server/db/schema";
+import { hitStatement } from "@server/lib/rate-limit";
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { organisations, users } from "../../db/schema";
-import { hitStatement } from "../../lib/rate-limit";
 import { executePrepared } from "./prepared";
 import type { SiteScope } from "./site";
 

@@ -1,6 +1,6 @@
+import { currentUser, requireUser } from "@server/plugins/guards";
+import type { App } from "@server/types";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { currentUser, requireUser } from "../../plugins/guards";
-import type { App } from "../../types";
 import { clientInfo } from "./repository";
 import { clientInfoAnswer, generatedWordsAnswer, verifyAnswer, verifyBody } from "./schemas";
 import { generateWords, verifyWords } from "./service";

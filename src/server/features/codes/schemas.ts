@@ -1,5 +1,5 @@
+import { CODES_TEXT, VERIFY_WORDS_MAX_LENGTH } from "@shared/codes";
 import { z } from "zod";
-import { CODES_TEXT, VERIFY_WORDS_MAX_LENGTH } from "../../../shared/codes";
 
 /**
  * `POST /api/verify` body. Shape errors (no `words`, not a string, blank, too long) are 400 and are

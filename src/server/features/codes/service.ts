@@ -1,11 +1,11 @@
+import { hmac } from "@server/lib/crypto";
+import { HttpError, tooManyRequests } from "@server/lib/errors";
+import { retryAfterSeconds } from "@server/lib/rate-limit";
+import type { App, SessionUser } from "@server/types";
+import { CODES_TEXT, type GeneratedWords, type VerifyAnswer } from "@shared/codes";
+import { IDENTITY_CODE } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
 import type { FastifyRequest } from "fastify";
-import { CODES_TEXT, type GeneratedWords, type VerifyAnswer } from "../../../shared/codes";
-import { IDENTITY_CODE } from "../../../shared/constants";
-import { MESSAGES } from "../../../shared/messages";
-import { hmac } from "../../lib/crypto";
-import { HttpError, tooManyRequests } from "../../lib/errors";
-import { retryAfterSeconds } from "../../lib/rate-limit";
-import type { App, SessionUser } from "../../types";
 import { consumeCode, insertCode } from "./repository";
 import { siteScope } from "./site";
 import { canonicalCode, drawWords, parseWords } from "./words";

@@ -1,8 +1,8 @@
+import { rowsOf } from "@server/db/client";
+import { identityCodes, organisations, users } from "@server/db/schema";
+import { IDENTITY_CODE } from "@shared/constants";
+import { createUser, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
-import { createUser, signIn, type TestApp } from "../../../../test/helpers";
-import { IDENTITY_CODE } from "../../../shared/constants";
-import { rowsOf } from "../../db/client";
-import { identityCodes, organisations, users } from "../../db/schema";
 import { codeHash } from "./service";
 import { drawWords } from "./words";
 

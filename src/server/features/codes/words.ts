@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { IDENTITY_CODE } from "../../../shared/constants";
+import { IDENTITY_CODE } from "@shared/constants";
 
 /**
  * The BIP39 English list: 2048 distinct common words of 3-8 lower-case letters whose first four

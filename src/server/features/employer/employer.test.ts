@@ -1,8 +1,8 @@
+import { employeeAccessCodes, users } from "@server/db/schema";
+import { EMPLOYER_MESSAGES } from "@shared/employer";
+import { Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, buildTestApp, createUser, signIn, type TestApp } from "../../../../test/helpers";
-import { EMPLOYER_MESSAGES } from "../../../shared/employer";
-import { employeeAccessCodes, users } from "../../db/schema";
 import { auditRows, createEmployee, createEmployer, signInAdmin } from "../onboarding/test-support";
 
 describe("employer dashboard API", () => {

@@ -1,7 +1,7 @@
+import type { Db } from "@server/db/client";
+import { employeeAccessCodes, organisations, sessions, users } from "@server/db/schema";
+import type { EmployeeRecord } from "@shared/employer";
 import { and, asc, count, desc, eq, gt, ilike, lt, type SQL } from "drizzle-orm";
-import type { EmployeeRecord } from "../../../shared/employer";
-import type { Db } from "../../db/client";
-import { employeeAccessCodes, organisations, sessions, users } from "../../db/schema";
 import { containsPattern } from "../admin/paging";
 
 export async function findOrganisation(db: Db, id: number) {

@@ -1,5 +1,7 @@
-import { idParams, listQuery } from "../../../shared/admin";
-import { messageAnswer } from "../../../shared/auth";
+import { requireRole } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import { idParams, listQuery } from "@shared/admin";
+import { messageAnswer } from "@shared/auth";
 import {
   accessCodeRecord,
   accessCodesAnswer,
@@ -7,9 +9,7 @@ import {
   employeesQueryExtra,
   employerProfile,
   generateAccessCodeBody,
-} from "../../../shared/employer";
-import { requireRole } from "../../plugins/guards";
-import type { App } from "../../types";
+} from "@shared/employer";
 import { requireRoleAudited } from "../audit/actions";
 import { deactivateEmployee, employees, generateAccessCode, newestAccessCode, profile } from "./service";
 

@@ -1,11 +1,11 @@
+import { auditLog, employeeAccessCodes, employerInvitations, organisations, users } from "@server/db/schema";
+import { ADMIN_MESSAGES } from "@shared/admin";
+import { TOKEN_LIFETIME } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { ONBOARDING_MESSAGES } from "@shared/onboarding";
+import { buildTestApp, createUser, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, createUser, signIn, type TestApp, uniqueEmail } from "../../../../test/helpers";
-import { ADMIN_MESSAGES } from "../../../shared/admin";
-import { TOKEN_LIFETIME } from "../../../shared/constants";
-import { MESSAGES } from "../../../shared/messages";
-import { ONBOARDING_MESSAGES } from "../../../shared/onboarding";
-import { auditLog, employeeAccessCodes, employerInvitations, organisations, users } from "../../db/schema";
 import {
   anonymous,
   auditRows,

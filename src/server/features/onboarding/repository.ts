@@ -1,6 +1,6 @@
+import type { Db } from "@server/db/client";
+import { employeeAccessCodes, employerInvitations, organisations, users } from "@server/db/schema";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { employeeAccessCodes, employerInvitations, organisations, users } from "../../db/schema";
 
 /** A database handle or an open transaction. */
 export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];

@@ -1,4 +1,5 @@
-import { messageAnswer } from "../../../shared/auth";
+import type { App } from "@server/types";
+import { messageAnswer } from "@shared/auth";
 import {
   registerEmployeeBody,
   registerEmployerBody,
@@ -7,8 +8,7 @@ import {
   validateAccessCodeBody,
   validateEmployerCodeAnswer,
   validateEmployerCodeBody,
-} from "../../../shared/onboarding";
-import type { App } from "../../types";
+} from "@shared/onboarding";
 import { registerEmployee, registerEmployer, validateEmployeeCode, validateEmployerCode } from "./service";
 
 const errors = { 400: messageAnswer, 404: messageAnswer, 409: messageAnswer, 429: messageAnswer };

@@ -1,21 +1,21 @@
-import type { FastifyRequest } from "fastify";
-import { ADMIN_MESSAGES } from "../../../shared/admin";
-import { TOKEN_LIFETIME } from "../../../shared/constants";
-import { MESSAGES } from "../../../shared/messages";
+import { hmac, normaliseAccessCode, randomAccessCode } from "@server/lib/crypto";
+import { badRequest, conflict, HttpError, tooManyRequests } from "@server/lib/errors";
+import { hashPassword } from "@server/lib/passwords";
+import { employerInvitationMail } from "@server/mail/templates";
+import { currentUser } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import { ADMIN_MESSAGES } from "@shared/admin";
+import { TOKEN_LIFETIME } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
 import {
   emailDomain,
   normaliseWebsite,
   ONBOARDING_MESSAGES,
   type RegisterEmployeeBody,
   type RegisterEmployerBody,
-} from "../../../shared/onboarding";
-import { paths } from "../../../shared/paths";
-import { hmac, normaliseAccessCode, randomAccessCode } from "../../lib/crypto";
-import { badRequest, conflict, HttpError, tooManyRequests } from "../../lib/errors";
-import { hashPassword } from "../../lib/passwords";
-import { employerInvitationMail } from "../../mail/templates";
-import { currentUser } from "../../plugins/guards";
-import type { App } from "../../types";
+} from "@shared/onboarding";
+import { paths } from "@shared/paths";
+import type { FastifyRequest } from "fastify";
 import { actorOf } from "../audit/actions";
 import { assertAcceptablePassword, sendVerificationEmail } from "../auth/service";
 import { findUserByEmail } from "../auth/users";

@@ -1,7 +1,8 @@
 /** Helpers for the onboarding, admin, employer and audit HTTP tests (not a test file itself). */
+
+import { auditLog, organisations } from "@server/db/schema";
+import { Browser, createUser, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { desc, eq } from "drizzle-orm";
-import { Browser, createUser, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "../../../../test/helpers";
-import { auditLog, organisations } from "../../db/schema";
 
 let ipSeq = 0;
 /** Headers that give a request its own client IP (the test app trusts X-Forwarded-For), so rate limits don't mix. */

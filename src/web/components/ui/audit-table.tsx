@@ -1,4 +1,4 @@
-import type { AuditEntry } from "../../../shared/audit";
+import type { AuditEntry } from "@shared/audit";
 import { DataTable } from "./data-table";
 import "./ui.css";
 

@@ -1,5 +1,5 @@
-import { MESSAGES } from "../../../shared/messages";
-import { useCopy } from "../../lib/use-copy";
+import { MESSAGES } from "@shared/messages";
+import { useCopy } from "@web/lib/use-copy";
 import "./ui.css";
 
 type CopyableValueProps = {

@@ -1,5 +1,5 @@
+import { useDocumentTitle } from "@web/lib/use-document-title";
 import type { ReactNode } from "react";
-import { useDocumentTitle } from "../../lib/use-document-title";
 
 type PageProps = {
   title: string;

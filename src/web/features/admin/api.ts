@@ -1,8 +1,8 @@
+import type { AccountRecord, Page } from "@shared/admin";
+import type { AuditEntry } from "@shared/audit";
+import { ApiError, api } from "@web/lib/api";
+import { queryString, useFetchedPage, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { AccountRecord, Page } from "../../../shared/admin";
-import type { AuditEntry } from "../../../shared/audit";
-import { ApiError, api } from "../../lib/api";
-import { queryString, useFetchedPage, usePagedList } from "../../lib/paged-list";
 
 export type Stats = { totalGenerated: number; totalVerified: number };
 export type AuditFilters = { actor: string; action: string; organisationId: string; from: string; to: string };

@@ -1,5 +1,5 @@
-import type { Role } from "../../../shared/constants";
-import { api } from "../../lib/api";
+import type { Role } from "@shared/constants";
+import { api } from "@web/lib/api";
 
 /** The sign-in and account-recovery calls (CONTRACT.md, HTTP API). */
 export const authApi = {

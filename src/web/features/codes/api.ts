@@ -1,8 +1,8 @@
+import type { ClientInfo, GeneratedWords } from "@shared/codes";
+import { IDENTITY_CODE, UI_TIMING } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { ApiError, api, errorMessage } from "@web/lib/api";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ClientInfo, GeneratedWords } from "../../../shared/codes";
-import { IDENTITY_CODE, UI_TIMING } from "../../../shared/constants";
-import { MESSAGES } from "../../../shared/messages";
-import { ApiError, api, errorMessage } from "../../lib/api";
 
 /** The identity-code calls (CONTRACT.md, HTTP API). */
 export const codesApi = {

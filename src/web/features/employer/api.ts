@@ -1,9 +1,9 @@
+import type { Page } from "@shared/admin";
+import type { AuditEntry } from "@shared/audit";
+import type { AccessCodeRecord, EmployeeRecord } from "@shared/employer";
+import { api, errorMessage } from "@web/lib/api";
+import { queryString, useFetchedPage, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useState } from "react";
-import type { Page } from "../../../shared/admin";
-import type { AuditEntry } from "../../../shared/audit";
-import type { AccessCodeRecord, EmployeeRecord } from "../../../shared/employer";
-import { api, errorMessage } from "../../lib/api";
-import { queryString, useFetchedPage, usePagedList } from "../../lib/paged-list";
 
 export type EmployerProfile = { companyName: string; email: string; website: string };
 

@@ -1,6 +1,6 @@
+import type { RegisterEmployeeBody, RegisterEmployerBody } from "@shared/onboarding";
+import { api } from "@web/lib/api";
 import { useEffect, useState } from "react";
-import type { RegisterEmployeeBody, RegisterEmployerBody } from "../../../shared/onboarding";
-import { api } from "../../lib/api";
 
 export type EmployeeCodeDetails = { companyDomain: string; website: string; message?: string };
 

@@ -1,5 +1,5 @@
+import { api } from "@web/lib/api";
 import { useEffect, useState } from "react";
-import { api } from "../../lib/api";
 
 export type PublicConfig = { supportEmail: string };
 

@@ -1,4 +1,4 @@
-import { MESSAGES } from "../../../../shared/messages";
+import { MESSAGES } from "@shared/messages";
 
 /**
  * A check mark that draws itself, with the activation message (no motion when reduced motion is asked for).

@@ -1,9 +1,9 @@
+import type { AccountRecord, Page } from "@shared/admin";
+import { MESSAGES } from "@shared/messages";
+import { countCaption, DataTable } from "@web/components/ui/data-table";
+import { Pager } from "@web/components/ui/pager";
+import { SearchField } from "@web/components/ui/search-field";
 import { useState } from "react";
-import type { AccountRecord, Page } from "../../../../shared/admin";
-import { MESSAGES } from "../../../../shared/messages";
-import { countCaption, DataTable } from "../../../components/ui/data-table";
-import { Pager } from "../../../components/ui/pager";
-import { SearchField } from "../../../components/ui/search-field";
 import { adminApi, failureReason } from "../api";
 import { WebsiteLink } from "./website-link";
 

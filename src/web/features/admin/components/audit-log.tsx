@@ -1,8 +1,8 @@
+import { AuditTable } from "@web/components/ui/audit-table";
+import { Notice } from "@web/components/ui/notice";
+import { Pager } from "@web/components/ui/pager";
+import { TextField } from "@web/components/ui/text-field";
 import { type FormEvent, useId, useState } from "react";
-import { AuditTable } from "../../../components/ui/audit-table";
-import { Notice } from "../../../components/ui/notice";
-import { Pager } from "../../../components/ui/pager";
-import { TextField } from "../../../components/ui/text-field";
 import { type AuditFilters, adminApi, NO_AUDIT_FILTERS, useAuditLog } from "../api";
 
 /** The platform's audit log: filters, newest first, paged, exportable as CSV with the same filters. */

@@ -1,10 +1,10 @@
+import { domainSchema } from "@shared/admin";
+import { MESSAGES } from "@shared/messages";
+import { useFormError } from "@web/components/ui/form-error";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
 import { type FormEvent, useState } from "react";
-import { domainSchema } from "../../../../shared/admin";
-import { MESSAGES } from "../../../../shared/messages";
-import { useFormError } from "../../../components/ui/form-error";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api";
 import { adminApi } from "../api";
 
 /** Deactivates every employer and client whose e-mail is at one domain, after a confirmation. */

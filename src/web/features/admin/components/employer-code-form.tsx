@@ -1,11 +1,11 @@
+import { generateEmployerCodeBody } from "@shared/admin";
+import { MESSAGES } from "@shared/messages";
+import { CopyableValue } from "@web/components/ui/copyable-value";
+import { useFormError } from "@web/components/ui/form-error";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
 import { type FormEvent, useState } from "react";
-import { generateEmployerCodeBody } from "../../../../shared/admin";
-import { MESSAGES } from "../../../../shared/messages";
-import { CopyableValue } from "../../../components/ui/copyable-value";
-import { useFormError } from "../../../components/ui/form-error";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api";
 import { adminApi } from "../api";
 
 /** Invite an employer: an access code for their (company) e-mail, which is also e-mailed to them. */

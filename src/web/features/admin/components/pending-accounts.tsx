@@ -1,8 +1,8 @@
+import type { AccountRecord } from "@shared/admin";
+import { UI_TIMING } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { useEffect, useRef, useState } from "react";
-import type { AccountRecord } from "../../../../shared/admin";
-import { UI_TIMING } from "../../../../shared/constants";
-import { MESSAGES } from "../../../../shared/messages";
-import { countCaption, DataTable } from "../../../components/ui/data-table";
 import { adminApi, failureReason } from "../api";
 import { ActivatedBanner } from "./activated-banner";
 

@@ -1,6 +1,6 @@
+import { Notice } from "@web/components/ui/notice";
+import { Page } from "@web/components/ui/page";
 import { useState } from "react";
-import { Notice } from "../../../components/ui/notice";
-import { Page } from "../../../components/ui/page";
 import { useAdminDashboard } from "../api";
 import { ActiveEmployers } from "../components/active-employers";
 import { AuditLogSection } from "../components/audit-log";

@@ -1,14 +1,14 @@
+import { TOKEN_LIFETIME } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { paths } from "@shared/paths";
+import { useFormError } from "@web/components/ui/form-error";
+import { Notice } from "@web/components/ui/notice";
+import { Page } from "@web/components/ui/page";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
-import { TOKEN_LIFETIME } from "../../../../shared/constants";
-import { MESSAGES } from "../../../../shared/messages";
-import { paths } from "../../../../shared/paths";
-import { useFormError } from "../../../components/ui/form-error";
-import { Notice } from "../../../components/ui/notice";
-import { Page } from "../../../components/ui/page";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api";
 import { authApi } from "../api";
 
 /** Asks for a password reset link by e-mail. */

@@ -1,15 +1,15 @@
+import { SIGN_IN } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { landingFor, paths } from "@shared/paths";
+import { useFormError } from "@web/components/ui/form-error";
+import { Notice } from "@web/components/ui/notice";
+import { Page } from "@web/components/ui/page";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
+import { useAuth } from "@web/lib/auth";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { SIGN_IN } from "../../../../shared/constants";
-import { MESSAGES } from "../../../../shared/messages";
-import { landingFor, paths } from "../../../../shared/paths";
-import { useFormError } from "../../../components/ui/form-error";
-import { Notice } from "../../../components/ui/notice";
-import { Page } from "../../../components/ui/page";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api";
-import { useAuth } from "../../../lib/auth";
 import { authApi } from "../api";
 
 type Banner = { tone: "success" | "error" | "info"; text: string };

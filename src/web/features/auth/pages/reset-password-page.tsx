@@ -1,14 +1,14 @@
+import { PASSWORD, UI_TIMING } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { paths } from "@shared/paths";
+import { meetsPasswordRules, passwordRulesMessage } from "@shared/validation";
+import { Notice } from "@web/components/ui/notice";
+import { Page } from "@web/components/ui/page";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { PASSWORD, UI_TIMING } from "../../../../shared/constants";
-import { MESSAGES } from "../../../../shared/messages";
-import { paths } from "../../../../shared/paths";
-import { meetsPasswordRules, passwordRulesMessage } from "../../../../shared/validation";
-import { Notice } from "../../../components/ui/notice";
-import { Page } from "../../../components/ui/page";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api";
 import { authApi } from "../api";
 
 const RULES = passwordRulesMessage("employer");

@@ -1,9 +1,9 @@
+import { MESSAGES } from "@shared/messages";
+import { paths } from "@shared/paths";
+import { Notice } from "@web/components/ui/notice";
+import { Page } from "@web/components/ui/page";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { MESSAGES } from "../../../../shared/messages";
-import { paths } from "../../../../shared/paths";
-import { Notice } from "../../../components/ui/notice";
-import { Page } from "../../../components/ui/page";
 import { authApi } from "../api";
 
 /** The landing page of the e-mailed verification link: verifies once, then goes to Log In. */

@@ -1,8 +1,8 @@
+import { CODES_TEXT } from "@shared/codes";
+import { MESSAGES } from "@shared/messages";
+import { useCopy } from "@web/lib/use-copy";
 import { useId } from "react";
-import { CODES_TEXT } from "../../../../shared/codes";
-import { MESSAGES } from "../../../../shared/messages";
-import { useCopy } from "../../../lib/use-copy";
-import "../../../components/ui/ui.css";
+import "@web/components/ui/ui.css";
 import "./codes.css";
 
 type CopySnippetProps = { title: string; help: string; code: string };

@@ -1,8 +1,8 @@
-import { CODES_TEXT } from "../../../../shared/codes";
-import { Notice } from "../../../components/ui/notice";
-import { Page } from "../../../components/ui/page";
+import { CODES_TEXT } from "@shared/codes";
+import { Notice } from "@web/components/ui/notice";
+import { Page } from "@web/components/ui/page";
 import { useClientInfo, useIdentityCode } from "../api";
-import "../../../components/ui/ui.css";
+import "@web/components/ui/ui.css";
 import "../components/codes.css";
 
 /** /dashboard, the Identity Code screen (spec §2): who you are, and a 60-second three-word code on demand. */

@@ -1,7 +1,7 @@
-import { CODES_TEXT, loaderSnippet, plainSnippet } from "../../../../shared/codes";
-import { UI_TIMING } from "../../../../shared/constants";
-import { MESSAGES } from "../../../../shared/messages";
-import { Page } from "../../../components/ui/page";
+import { CODES_TEXT, loaderSnippet, plainSnippet } from "@shared/codes";
+import { UI_TIMING } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { Page } from "@web/components/ui/page";
 import { CopySnippet } from "../components/copy-snippet";
 import "../components/codes.css";
 

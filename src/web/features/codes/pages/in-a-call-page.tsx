@@ -1,8 +1,8 @@
+import { CODES_TEXT, loadCallProofWidget, WIDGET_DEFAULT_TARGET_ID } from "@shared/codes";
+import { UI_TIMING } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { Page } from "@web/components/ui/page";
 import { useEffect } from "react";
-import { CODES_TEXT, loadCallProofWidget, WIDGET_DEFAULT_TARGET_ID } from "../../../../shared/codes";
-import { UI_TIMING } from "../../../../shared/constants";
-import { MESSAGES } from "../../../../shared/messages";
-import { Page } from "../../../components/ui/page";
 import "../components/codes.css";
 
 /** /in-a-call (spec §2): what to do when someone calls, and the verification widget itself. */

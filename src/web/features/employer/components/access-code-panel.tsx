@@ -1,7 +1,7 @@
-import type { AccessCodeRecord } from "../../../../shared/employer";
-import { isCodeActive } from "../../../../shared/employer";
-import { MESSAGES } from "../../../../shared/messages";
-import { CopyableValue } from "../../../components/ui/copyable-value";
+import type { AccessCodeRecord } from "@shared/employer";
+import { isCodeActive } from "@shared/employer";
+import { MESSAGES } from "@shared/messages";
+import { CopyableValue } from "@web/components/ui/copyable-value";
 
 const date = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium" });
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });

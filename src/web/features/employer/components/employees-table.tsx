@@ -1,10 +1,10 @@
-import type { Page } from "../../../../shared/admin";
-import type { EmployeeRecord } from "../../../../shared/employer";
-import { MESSAGES } from "../../../../shared/messages";
-import { ConfirmButton } from "../../../components/ui/confirm-button";
-import { countCaption, DataTable } from "../../../components/ui/data-table";
-import { Pager } from "../../../components/ui/pager";
-import { SearchField } from "../../../components/ui/search-field";
+import type { Page } from "@shared/admin";
+import type { EmployeeRecord } from "@shared/employer";
+import { MESSAGES } from "@shared/messages";
+import { ConfirmButton } from "@web/components/ui/confirm-button";
+import { countCaption, DataTable } from "@web/components/ui/data-table";
+import { Pager } from "@web/components/ui/pager";
+import { SearchField } from "@web/components/ui/search-field";
 import { employerApi } from "../api";
 
 type EmployeesTableProps = {

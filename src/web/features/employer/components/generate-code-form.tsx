@@ -1,10 +1,10 @@
+import { generateAccessCodeBody, MAX_USERS_LIMIT } from "@shared/employer";
+import { MESSAGES } from "@shared/messages";
+import { useFormError } from "@web/components/ui/form-error";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { ApiError } from "@web/lib/api";
 import { type FormEvent, useState } from "react";
-import { generateAccessCodeBody, MAX_USERS_LIMIT } from "../../../../shared/employer";
-import { MESSAGES } from "../../../../shared/messages";
-import { useFormError } from "../../../components/ui/form-error";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { TextField } from "../../../components/ui/text-field";
-import { ApiError } from "../../../lib/api";
 import { employerApi } from "../api";
 
 /** How many employees may sign up with a new access code; the code panel is refetched afterwards. */

@@ -1,10 +1,10 @@
+import { MESSAGES } from "@shared/messages";
+import { AuditTable } from "@web/components/ui/audit-table";
+import { Notice } from "@web/components/ui/notice";
+import { Page } from "@web/components/ui/page";
+import { Pager } from "@web/components/ui/pager";
+import { useAuth } from "@web/lib/auth";
 import { useState } from "react";
-import { MESSAGES } from "../../../../shared/messages";
-import { AuditTable } from "../../../components/ui/audit-table";
-import { Notice } from "../../../components/ui/notice";
-import { Page } from "../../../components/ui/page";
-import { Pager } from "../../../components/ui/pager";
-import { useAuth } from "../../../lib/auth";
 import { useEmployerDashboard, useOrganisationAudit } from "../api";
 import { AccessCodePanel } from "../components/access-code-panel";
 import { EmployeesTable } from "../components/employees-table";

@@ -1,10 +1,10 @@
+import { MESSAGES } from "@shared/messages";
+import { accessCodeSchema } from "@shared/onboarding";
+import { Notice } from "@web/components/ui/notice";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
 import { type FormEvent, useId, useState } from "react";
-import { MESSAGES } from "../../../../shared/messages";
-import { accessCodeSchema } from "../../../../shared/onboarding";
-import { Notice } from "../../../components/ui/notice";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api";
 
 /** spec §4: access-code entry is idle, validating, valid (moving on) or invalid (message shown). */
 export type AccessCodeState = "idle" | "validating" | "valid" | "invalid";

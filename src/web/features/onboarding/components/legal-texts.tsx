@@ -1,4 +1,4 @@
-import { IDENTITY_CODE, MINIMUM_AGE } from "../../../../shared/constants";
+import { IDENTITY_CODE, MINIMUM_AGE } from "@shared/constants";
 
 const CODE_SECONDS = IDENTITY_CODE.lifetimeMs / 1000;
 

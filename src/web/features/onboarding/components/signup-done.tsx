@@ -1,8 +1,8 @@
+import { TOKEN_LIFETIME } from "@shared/constants";
+import { MESSAGES } from "@shared/messages";
+import { paths } from "@shared/paths";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { TOKEN_LIFETIME } from "../../../../shared/constants";
-import { MESSAGES } from "../../../../shared/messages";
-import { paths } from "../../../../shared/paths";
 
 /** What replaces a sign-up form once the account is created: go and open the e-mailed link. */
 export function SignupDone({ email }: { email: string }) {

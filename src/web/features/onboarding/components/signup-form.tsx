@@ -1,10 +1,10 @@
+import { MESSAGES } from "@shared/messages";
+import { Notice } from "@web/components/ui/notice";
+import { Page } from "@web/components/ui/page";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
-import { MESSAGES } from "../../../../shared/messages";
-import { Notice } from "../../../components/ui/notice";
-import { Page } from "../../../components/ui/page";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api";
 import { SignupDone } from "./signup-done";
 import { TermsConsent } from "./terms-consent";
 

@@ -1,6 +1,6 @@
+import { MINIMUM_AGE } from "@shared/constants";
+import { ModalDialog } from "@web/components/ui/modal-dialog";
 import { useId, useState } from "react";
-import { MINIMUM_AGE } from "../../../../shared/constants";
-import { ModalDialog } from "../../../components/ui/modal-dialog";
 import { useSupportEmail } from "../api";
 import { PrivacyText, TermsText } from "./legal-texts";
 

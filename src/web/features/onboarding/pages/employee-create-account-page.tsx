@@ -1,10 +1,10 @@
+import { MESSAGES } from "@shared/messages";
+import { employeePasswordProblem } from "@shared/onboarding";
+import { paths } from "@shared/paths";
+import { emailSchema } from "@shared/validation";
+import { TextField } from "@web/components/ui/text-field";
 import { type FormEvent, useId, useState } from "react";
 import { Navigate, useLocation } from "react-router";
-import { MESSAGES } from "../../../../shared/messages";
-import { employeePasswordProblem } from "../../../../shared/onboarding";
-import { paths } from "../../../../shared/paths";
-import { emailSchema } from "../../../../shared/validation";
-import { TextField } from "../../../components/ui/text-field";
 import { onboardingApi } from "../api";
 import { passwordFieldProblem, SignupFormFrame, type SignupProblem, useSignupForm } from "../components/signup-form";
 import { type EmployeeSignupState, readEmployeeSignupState } from "../signup-state";

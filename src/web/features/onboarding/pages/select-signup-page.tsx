@@ -1,6 +1,6 @@
+import { paths } from "@shared/paths";
+import { Page } from "@web/components/ui/page";
 import { Link } from "react-router";
-import { paths } from "../../../../shared/paths";
-import { Page } from "../../../components/ui/page";
 import "../onboarding.css";
 
 /** Choose the sign-up kind: an employer (admin) account, or an employee account with an access code. */

@@ -1,6 +1,6 @@
+import { paths } from "@shared/paths";
+import { Page } from "@web/components/ui/page";
 import { Link, useNavigate } from "react-router";
-import { paths } from "../../../../shared/paths";
-import { Page } from "../../../components/ui/page";
 import { onboardingApi } from "../api";
 import { AccessCodeForm } from "../components/access-code-form";
 import type { EmployeeSignupState } from "../signup-state";

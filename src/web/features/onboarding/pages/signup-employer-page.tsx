@@ -1,9 +1,9 @@
+import { MESSAGES } from "@shared/messages";
+import { employerPasswordProblem, ONBOARDING_MESSAGES, websiteSchema } from "@shared/onboarding";
+import { paths } from "@shared/paths";
+import { TextField } from "@web/components/ui/text-field";
 import { type FormEvent, useState } from "react";
 import { Navigate, useLocation } from "react-router";
-import { MESSAGES } from "../../../../shared/messages";
-import { employerPasswordProblem, ONBOARDING_MESSAGES, websiteSchema } from "../../../../shared/onboarding";
-import { paths } from "../../../../shared/paths";
-import { TextField } from "../../../components/ui/text-field";
 import { onboardingApi } from "../api";
 import { passwordFieldProblem, SignupFormFrame, type SignupProblem, useSignupForm } from "../components/signup-form";
 import { readEmployerSignupState } from "../signup-state";

@@ -1,7 +1,7 @@
+import { IDENTITY_CODE, SESSION, SIGN_IN } from "@shared/constants";
+import { paths } from "@shared/paths";
+import { Page } from "@web/components/ui/page";
 import { Link } from "react-router";
-import { IDENTITY_CODE, SESSION, SIGN_IN } from "../../../../shared/constants";
-import { paths } from "../../../../shared/paths";
-import { Page } from "../../../components/ui/page";
 
 const GETTING_STARTED = [
   {

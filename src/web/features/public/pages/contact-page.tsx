@@ -1,5 +1,5 @@
-import { SUPPORT_REPLY_DAYS } from "../../../../shared/constants";
-import { Page } from "../../../components/ui/page";
+import { SUPPORT_REPLY_DAYS } from "@shared/constants";
+import { Page } from "@web/components/ui/page";
 import { usePublicConfig } from "../api";
 
 /** Support contact: the support e-mail address and the reply promise. */

@@ -1,8 +1,8 @@
+import { IDENTITY_CODE } from "@shared/constants";
+import { paths } from "@shared/paths";
+import { useAuth } from "@web/lib/auth";
+import { useDocumentTitle } from "@web/lib/use-document-title";
 import { Link } from "react-router";
-import { IDENTITY_CODE } from "../../../../shared/constants";
-import { paths } from "../../../../shared/paths";
-import { useAuth } from "../../../lib/auth";
-import { useDocumentTitle } from "../../../lib/use-document-title";
 
 const LIFETIME_S = IDENTITY_CODE.lifetimeMs / 1000;
 

@@ -1,7 +1,7 @@
+import { paths } from "@shared/paths";
+import { Page } from "@web/components/ui/page";
+import { useAuth } from "@web/lib/auth";
 import { Link } from "react-router";
-import { paths } from "../../../../shared/paths";
-import { Page } from "../../../components/ui/page";
-import { useAuth } from "../../../lib/auth";
 
 /** Where the route guards send users without the right role. */
 export function UnauthorizedPage() {

@@ -1,20 +1,24 @@
-import { MESSAGES } from "@shared/messages";
+import { ERROR_CODES } from "@shared/error-codes";
 
 /**
- * A failed API call. `message` is the server's `{message}`, or undefined when the server
- * sent none (or the network failed: status 0), so callers can fall back to the spec's text.
+ * A failed API call: the HTTP `status` (0 when the network failed), the server's stable `code` and
+ * its `serverMessage` (both undefined when the answer had none). `message` is the server's text, or
+ * "request failed (HTTP n)" / "network error" without one.
  */
-export class ApiError {
-  readonly name = "ApiError";
+export class ApiError extends Error {
+  override readonly name = "ApiError";
   constructor(
     readonly status: number,
-    readonly message: string | undefined,
-  ) {}
+    readonly code: string | undefined,
+    readonly serverMessage: string | undefined,
+  ) {
+    super(serverMessage ?? (status ? `request failed (HTTP ${status})` : "network error"));
+  }
 }
 
 /** The server's message for a failed call, else `fallback`. */
 export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.message ? error.message : fallback;
+  return (error instanceof ApiError && error.serverMessage) || fallback;
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -54,12 +58,11 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-function messageOf(body: unknown): string | undefined {
-  if (body && typeof body === "object" && "message" in body) {
-    const { message } = body as { message: unknown };
-    if (typeof message === "string" && message.trim()) return message;
-  }
-  return undefined;
+/** A non-empty text field of an error answer (`message`, `code`). */
+function textOf(body: unknown, key: "message" | "code"): string | undefined {
+  if (!body || typeof body !== "object" || !(key in body)) return undefined;
+  const value = (body as Record<string, unknown>)[key];
+  return typeof value === "string" && value.trim() ? value : undefined;
 }
 
 async function send(method: Method, path: string, options: RequestOptions): Promise<Response> {
@@ -77,7 +80,7 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
     return await fetch(path, init);
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    throw new ApiError(0, undefined);
+    throw new ApiError(0, undefined, undefined);
   }
 }
 
@@ -89,11 +92,11 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
 export async function request<T = unknown>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
   let response = await send(method, path, options);
   let body = await readBody(response);
-  if (response.status === 403 && method !== "GET" && messageOf(body) === MESSAGES.csrfFailed) {
+  if (response.status === 403 && method !== "GET" && textOf(body, "code") === ERROR_CODES.csrfFailed) {
     response = await send(method, path, options);
     body = await readBody(response);
   }
-  if (!response.ok) throw new ApiError(response.status, messageOf(body));
+  if (!response.ok) throw new ApiError(response.status, textOf(body, "code"), textOf(body, "message"));
   return body as T;
 }
 

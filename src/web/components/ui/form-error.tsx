@@ -1,20 +1,19 @@
-import { useId, useState } from "react";
+import type { ReactNode } from "react";
 import { Notice } from "./notice";
 
-/**
- * A form's one error message: `notice` shows it as an alert, and `describedBy` ties it to the
- * form's fields (aria-describedby) while it is shown.
- */
-export function useFormError() {
-  const id = useId();
-  const [error, setError] = useState<string | null>(null);
-  return {
-    setError,
-    describedBy: error ? id : undefined,
-    notice: error && (
-      <Notice tone="error" id={id}>
-        {error}
-      </Notice>
-    ),
-  };
+/** A form's one error message as an alert, under the id its fields point to (see useSubmit). */
+export function FormError({
+  form,
+  children,
+}: {
+  form: { error: string | null; errorId: string };
+  children?: ReactNode;
+}) {
+  if (!form.error) return null;
+  return (
+    <Notice tone="error" id={form.errorId}>
+      {form.error}
+      {children}
+    </Notice>
+  );
 }

@@ -1,6 +1,6 @@
 import type { AccountRecord, Page } from "@shared/admin";
 import type { AuditEntry } from "@shared/audit";
-import { ApiError, api } from "@web/lib/api";
+import { api } from "@web/lib/api";
 import { queryString, useFetchedPage, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useRef, useState } from "react";
 
@@ -25,10 +25,8 @@ export const adminApi = {
   auditCsvUrl: (filters: AuditFilters) => `/api/admin/audit.csv${queryString(filters)}`,
 };
 
-/** Why a call failed, for the spec's alerts ("…: " + server message or error text). */
+/** Why a call failed, for the alerts that read "…: " + the reason (the server's message, else the error's text). */
 export function failureReason(error: unknown): string {
-  if (error instanceof ApiError)
-    return error.message ?? (error.status ? `request failed (HTTP ${error.status})` : "network error");
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -1,29 +1,28 @@
 import { domainSchema } from "@shared/admin";
 import { MESSAGES } from "@shared/messages";
-import { useFormError } from "@web/components/ui/form-error";
+import { FormError } from "@web/components/ui/form-error";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { errorMessage } from "@web/lib/api";
+import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useState } from "react";
 import { adminApi } from "../api";
 
 /** Deactivates every employer and client whose e-mail is at one domain, after a confirmation. */
 export function DomainDeactivation({ onDone }: { onDone(): void }) {
   const [domain, setDomain] = useState("");
-  const [busy, setBusy] = useState(false);
-  const { setError, describedBy, notice } = useFormError();
+  const form = useSubmit();
   const [result, setResult] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy) return;
+    if (form.busy) return;
     setResult(null);
     const parsed = domainSchema.safeParse(domain);
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? "Domain is required.");
+      form.setError(parsed.error.issues[0]?.message ?? "Domain is required.");
       return;
     }
-    setError(null);
+    form.setError(null);
     const target = parsed.data;
     if (
       !window.confirm(
@@ -32,17 +31,15 @@ export function DomainDeactivation({ onDone }: { onDone(): void }) {
     ) {
       return;
     }
-    setBusy(true);
-    try {
-      const answer = await adminApi.deactivateByDomain(target);
-      setResult(answer?.message ?? `Users with email domain "${target}" deactivated.`);
-      setDomain("");
-      onDone();
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.deactivationFailed));
-    } finally {
-      setBusy(false);
-    }
+    await form.run(
+      async () => {
+        const answer = await adminApi.deactivateByDomain(target);
+        setResult(answer?.message ?? `Users with email domain "${target}" deactivated.`);
+        setDomain("");
+        onDone();
+      },
+      { failed: MESSAGES.deactivationFailed },
+    );
   }
 
   return (
@@ -63,14 +60,14 @@ export function DomainDeactivation({ onDone }: { onDone(): void }) {
             required
             value={domain}
             onChange={(e) => setDomain(e.target.value)}
-            describedBy={describedBy}
+            describedBy={form.describedBy}
             className="inline-form__grow"
           />
-          <SubmitButton busy={busy} className="button button--danger">
+          <SubmitButton busy={form.busy} className="button button--danger">
             Deactivate domain
           </SubmitButton>
         </div>
-        {notice}
+        <FormError form={form} />
         <div role="status">{result && <p className="notice notice--success">{result}</p>}</div>
       </form>
     </section>

@@ -1,41 +1,37 @@
 import { generateEmployerCodeBody } from "@shared/admin";
 import { MESSAGES } from "@shared/messages";
 import { CopyableValue } from "@web/components/ui/copyable-value";
-import { useFormError } from "@web/components/ui/form-error";
+import { FormError } from "@web/components/ui/form-error";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { errorMessage } from "@web/lib/api";
+import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useState } from "react";
 import { adminApi } from "../api";
 
 /** Invite an employer: an access code for their (company) e-mail, which is also e-mailed to them. */
 export function EmployerCodeForm({ onGenerated }: { onGenerated(): void }) {
   const [email, setEmail] = useState("");
-  const [busy, setBusy] = useState(false);
-  const { setError, describedBy, notice } = useFormError();
+  const form = useSubmit();
   const [result, setResult] = useState<{ code: string; email: string } | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy) return;
+    if (form.busy) return;
     const parsed = generateEmployerCodeBody.safeParse({ email });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? "Enter a valid email address.");
+      form.setError(parsed.error.issues[0]?.message ?? "Enter a valid email address.");
       return;
     }
-    setError(null);
     setResult(null);
-    setBusy(true);
-    try {
-      const { code } = await adminApi.generateEmployerCode(parsed.data.email);
-      setResult({ code, email: parsed.data.email });
-      setEmail("");
-      onGenerated();
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.adminCodeFailed));
-    } finally {
-      setBusy(false);
-    }
+    await form.run(
+      async () => {
+        const { code } = await adminApi.generateEmployerCode(parsed.data.email);
+        setResult({ code, email: parsed.data.email });
+        setEmail("");
+        onGenerated();
+      },
+      { failed: MESSAGES.adminCodeFailed },
+    );
   }
 
   return (
@@ -52,14 +48,14 @@ export function EmployerCodeForm({ onGenerated }: { onGenerated(): void }) {
             required
             value={email}
             onChange={(e) => setEmail(e.target.value)}
-            describedBy={describedBy}
+            describedBy={form.describedBy}
             className="inline-form__grow"
           />
-          <SubmitButton busy={busy} className="button button--primary">
+          <SubmitButton busy={form.busy} className="button button--primary">
             Generate access code
           </SubmitButton>
         </div>
-        {notice}
+        <FormError form={form} />
         <div role="status">
           {result && (
             <div className="code-result">

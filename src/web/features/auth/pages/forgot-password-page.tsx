@@ -1,12 +1,12 @@
 import { TOKEN_LIFETIME } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
-import { useFormError } from "@web/components/ui/form-error";
+import { FormError } from "@web/components/ui/form-error";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { errorMessage } from "@web/lib/api";
+import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { authApi } from "../api";
@@ -14,24 +14,19 @@ import { authApi } from "../api";
 /** Asks for a password reset link by e-mail. */
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState("");
-  const [busy, setBusy] = useState(false);
-  const { setError, describedBy, notice } = useFormError();
+  const form = useSubmit();
   const [sent, setSent] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    setSent(null);
-    try {
-      const answer = await authApi.forgotPassword(email.trim());
-      setSent(answer?.message ?? MESSAGES.resetLinkSent);
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.sendResetFailed));
-    } finally {
-      setBusy(false);
-    }
+    await form.run(
+      async () => {
+        setSent(null);
+        const answer = await authApi.forgotPassword(email.trim());
+        setSent(answer?.message ?? MESSAGES.resetLinkSent);
+      },
+      { failed: MESSAGES.sendResetFailed },
+    );
   }
 
   return (
@@ -54,10 +49,10 @@ export function ForgotPasswordPage() {
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          describedBy={describedBy}
+          describedBy={form.describedBy}
         />
-        <SubmitButton busy={busy}>Send Reset Link</SubmitButton>
-        {notice}
+        <SubmitButton busy={form.busy}>Send Reset Link</SubmitButton>
+        <FormError form={form} />
         {sent && <Notice tone="success">{sent}</Notice>}
       </form>
       <p className="form__after">

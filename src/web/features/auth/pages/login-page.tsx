@@ -1,13 +1,13 @@
 import { SIGN_IN } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { landingFor, paths } from "@shared/paths";
-import { useFormError } from "@web/components/ui/form-error";
+import { FormError } from "@web/components/ui/form-error";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { errorMessage } from "@web/lib/api";
 import { useAuth } from "@web/lib/auth";
+import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { authApi } from "../api";
@@ -34,8 +34,7 @@ export function LoginPage() {
   const [email, setEmail] = useState(params.get("email") ?? "");
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
-  const [busy, setBusy] = useState(false);
-  const { setError, describedBy, notice: formError } = useFormError();
+  const form = useSubmit();
   const [notice, setNotice] = useState<Banner | null>(() => verificationNotice(params));
   const codeInput = useRef<HTMLInputElement>(null);
   const emailInput = useRef<HTMLInputElement>(null);
@@ -51,42 +50,35 @@ export function LoginPage() {
 
   function goToStep(next: 1 | 2) {
     movedStep.current = true;
-    setError(null);
+    form.setError(null);
     setStep(next);
   }
 
   async function submitPassword(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await authApi.login(email.trim(), password);
-      setNotice({ tone: "info", text: answer?.message ?? MESSAGES.signInCodeSent });
-      setCode("");
-      goToStep(2);
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.loginFailed));
-    } finally {
-      setBusy(false);
-    }
+    await form.run(
+      async () => {
+        const answer = await authApi.login(email.trim(), password);
+        setNotice({ tone: "info", text: answer?.message ?? MESSAGES.signInCodeSent });
+        setCode("");
+        goToStep(2);
+      },
+      { failed: MESSAGES.loginFailed },
+    );
   }
 
   async function submitCode(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const { role } = await authApi.verify2fa(email.trim(), code.trim());
-      auth.signedIn(role);
-      const confirmed = await auth.refresh();
-      setPassword("");
-      navigate(landingFor[confirmed ?? role], { replace: true });
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.twoFactorFailed));
-      setBusy(false);
-    }
+    await form.run(
+      async () => {
+        const { role } = await authApi.verify2fa(email.trim(), code.trim());
+        auth.signedIn(role);
+        const confirmed = await auth.refresh();
+        setPassword("");
+        navigate(landingFor[confirmed ?? role], { replace: true });
+      },
+      { failed: MESSAGES.twoFactorFailed, stayBusy: true },
+    );
   }
 
   if (step === 2) {
@@ -111,7 +103,7 @@ export function LoginPage() {
               required
               value={email}
               onChange={(e) => setEmail(e.target.value)}
-              describedBy={describedBy}
+              describedBy={form.describedBy}
             />
           )}
           <TextField
@@ -126,11 +118,11 @@ export function LoginPage() {
             hint={`The ${SIGN_IN.codeDigits} digits from the email`}
             value={code}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))}
-            describedBy={describedBy}
+            describedBy={form.describedBy}
             className="field--code"
           />
-          <SubmitButton busy={busy}>Log In</SubmitButton>
-          {formError}
+          <SubmitButton busy={form.busy}>Log In</SubmitButton>
+          <FormError form={form} />
         </form>
         <p className="form__after">
           No code, or it expired?{" "}
@@ -156,7 +148,7 @@ export function LoginPage() {
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          describedBy={describedBy}
+          describedBy={form.describedBy}
         />
         <TextField
           label="Password"
@@ -166,10 +158,10 @@ export function LoginPage() {
           required
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          describedBy={describedBy}
+          describedBy={form.describedBy}
         />
-        <SubmitButton busy={busy}>Log In</SubmitButton>
-        {formError}
+        <SubmitButton busy={form.busy}>Log In</SubmitButton>
+        <FormError form={form} />
         <p className="form__aside">
           <Link to={paths.forgotPassword}>Forgot your password?</Link>
         </p>

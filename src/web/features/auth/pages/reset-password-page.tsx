@@ -2,27 +2,28 @@ import { PASSWORD, UI_TIMING } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
 import { meetsPasswordRules, passwordRulesMessage } from "@shared/validation";
+import { FormError } from "@web/components/ui/form-error";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { errorMessage } from "@web/lib/api";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { useSubmit } from "@web/lib/use-submit";
+import { type FormEvent, useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { authApi } from "../api";
 
 const RULES = passwordRulesMessage("employer");
+// TODO(code): from the shared error codes once the server declares it
+const INVALID_RESET_LINK = "auth.invalid_reset_link";
 
 /** Sets a new password from the e-mailed link (?token=…), then returns to Log In. */
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const navigate = useNavigate();
-  const errorId = useId();
   const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit();
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
   useEffect(() => {
@@ -33,20 +34,18 @@ export function ResetPasswordPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy || done) return;
-    setError(null);
+    if (form.busy || done) return;
+    form.setError(null);
     if (!meetsPasswordRules(password)) return setFieldError(RULES);
     if ([...password].length > PASSWORD.maxLength) return setFieldError(MESSAGES.passwordTooLong);
     setFieldError(null);
-    setBusy(true);
-    try {
-      const answer = await authApi.resetPassword(token, password);
-      setDone(answer?.message ?? MESSAGES.passwordReset);
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.resetFailed));
-    } finally {
-      setBusy(false);
-    }
+    await form.run(
+      async () => {
+        const answer = await authApi.resetPassword(token, password);
+        setDone(answer?.message ?? MESSAGES.passwordReset);
+      },
+      { failed: MESSAGES.resetFailed },
+    );
   }
 
   if (!token) {
@@ -76,15 +75,18 @@ export function ResetPasswordPage() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={fieldError ?? undefined}
-          describedBy={error ? errorId : undefined}
+          describedBy={form.describedBy}
           disabled={Boolean(done)}
         />
-        <SubmitButton busy={busy}>Reset Password</SubmitButton>
-        {error && (
-          <Notice tone="error" id={errorId}>
-            {error} {error === MESSAGES.invalidResetLink && <Link to={paths.forgotPassword}>Ask for a new link</Link>}
-          </Notice>
-        )}
+        <SubmitButton busy={form.busy}>Reset Password</SubmitButton>
+        <FormError form={form}>
+          {form.errorCode === INVALID_RESET_LINK && (
+            <>
+              {" "}
+              <Link to={paths.forgotPassword}>Ask for a new link</Link>
+            </>
+          )}
+        </FormError>
         {done && (
           <Notice tone="success">
             {done} Taking you to <Link to={paths.login}>Log In</Link>…

@@ -1,40 +1,33 @@
 import { generateAccessCodeBody, MAX_USERS_LIMIT } from "@shared/employer";
 import { MESSAGES } from "@shared/messages";
-import { useFormError } from "@web/components/ui/form-error";
+import { FormError } from "@web/components/ui/form-error";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
 import { ApiError } from "@web/lib/api";
+import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useState } from "react";
 import { employerApi } from "../api";
 
 /** How many employees may sign up with a new access code; the code panel is refetched afterwards. */
 export function GenerateCodeForm({ onDone }: { onDone(): void | Promise<void> }) {
   const [maxUsers, setMaxUsers] = useState("1");
-  const [busy, setBusy] = useState(false);
-  const { setError, describedBy, notice } = useFormError();
+  const form = useSubmit();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy) return;
+    if (form.busy) return;
     const text = maxUsers.trim();
     const parsed = generateAccessCodeBody.safeParse({ maxUsers: /^\d+$/.test(text) ? Number(text) : Number.NaN });
     if (!parsed.success) {
       alert(MESSAGES.invalidUserLimit);
       return;
     }
-    setError(null);
-    setBusy(true);
-    try {
-      await employerApi.generateAccessCode(parsed.data.maxUsers);
-    } catch (err) {
-      setError(
+    await form.run(() => employerApi.generateAccessCode(parsed.data.maxUsers), {
+      failed: (err) =>
         err instanceof ApiError && err.status === 409
-          ? (err.message ?? MESSAGES.activeCodeExists)
+          ? (err.serverMessage ?? MESSAGES.activeCodeExists)
           : MESSAGES.adminCodeFailed,
-      );
-    } finally {
-      setBusy(false);
-    }
+    });
     await onDone();
   }
 
@@ -53,14 +46,14 @@ export function GenerateCodeForm({ onDone }: { onDone(): void | Promise<void> })
           hint="How many employees may sign up with the new code."
           value={maxUsers}
           onChange={(e) => setMaxUsers(e.target.value)}
-          describedBy={describedBy}
+          describedBy={form.describedBy}
           className="generate-code__field"
         />
-        <SubmitButton busy={busy} className="button button--primary">
+        <SubmitButton busy={form.busy} className="button button--primary">
           Generate Access Code
         </SubmitButton>
       </div>
-      {notice}
+      <FormError form={form} />
     </form>
   );
 }

@@ -1,10 +1,11 @@
 import { MESSAGES } from "@shared/messages";
 import { accessCodeSchema } from "@shared/onboarding";
+import { FormError } from "@web/components/ui/form-error";
 import { Notice } from "@web/components/ui/notice";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { errorMessage } from "@web/lib/api";
-import { type FormEvent, useId, useState } from "react";
+import { useSubmit } from "@web/lib/use-submit";
+import { type FormEvent, useState } from "react";
 
 /** spec §4: access-code entry is idle, validating, valid (moving on) or invalid (message shown). */
 export type AccessCodeState = "idle" | "validating" | "valid" | "invalid";
@@ -19,29 +20,21 @@ type AccessCodeFormProps = {
 
 /** One access-code field and a Continue button; the server's reason for a refusal appears under the field. */
 export function AccessCodeForm({ label, hint, initialCode = "", validate }: AccessCodeFormProps) {
-  const errorId = useId();
   const [code, setCode] = useState(initialCode);
-  const [state, setState] = useState<AccessCodeState>("idle");
-  const [error, setError] = useState<string | null>(null);
+  const form = useSubmit();
+  const [valid, setValid] = useState(false);
+  const state: AccessCodeState = form.busy ? "validating" : valid ? "valid" : form.error ? "invalid" : "idle";
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (state === "validating") return;
+    if (form.busy) return;
+    setValid(false);
     const parsed = accessCodeSchema.safeParse(code);
     if (!parsed.success) {
-      setState("invalid");
-      setError(parsed.error.issues[0]?.message ?? MESSAGES.invalidCode);
+      form.setError(parsed.error.issues[0]?.message ?? MESSAGES.invalidCode);
       return;
     }
-    setState("validating");
-    setError(null);
-    try {
-      await validate(parsed.data);
-      setState("valid");
-    } catch (err) {
-      setState("invalid");
-      setError(errorMessage(err, MESSAGES.invalidCode));
-    }
+    setValid(await form.run(() => validate(parsed.data), { failed: MESSAGES.invalidCode }));
   }
 
   return (
@@ -57,19 +50,12 @@ export function AccessCodeForm({ label, hint, initialCode = "", validate }: Acce
         value={code}
         onChange={(event) => {
           setCode(event.target.value);
-          if (state === "invalid") {
-            setState("idle");
-            setError(null);
-          }
+          if (state === "invalid") form.setError(null);
         }}
-        describedBy={error ? errorId : undefined}
+        describedBy={form.describedBy}
         className="field--access-code"
       />
-      {error && (
-        <Notice tone="error" id={errorId}>
-          {error}
-        </Notice>
-      )}
+      <FormError form={form} />
       <SubmitButton busy={state === "validating"}>Continue</SubmitButton>
       {state === "validating" && (
         <p className="visually-hidden" role="status">

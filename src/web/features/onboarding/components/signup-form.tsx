@@ -3,7 +3,7 @@ import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { errorMessage } from "@web/lib/api";
+import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { SignupDone } from "./signup-done";
 import { TermsConsent } from "./terms-consent";
@@ -30,9 +30,12 @@ export function useSignupForm<F extends string>() {
   const [password, setPassword] = useState("");
   const [confirmPassword, setConfirmPassword] = useState("");
   const [agreed, setAgreed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<SignupProblem<F> | null>(null);
+  const request = useSubmit();
+  const [checkProblem, setCheckProblem] = useState<SignupProblem<F> | null>(null);
   const [doneEmail, setDoneEmail] = useState<string | null>(null);
+  /** a failed check, else the server's refusal (under the whole form) */
+  const problem: SignupProblem<F> | null =
+    checkProblem ?? (request.error ? { field: "form", message: request.error } : null);
 
   /**
    * Runs the page's own checks (in the page's order); when they pass, registers, then shows
@@ -44,21 +47,15 @@ export function useSignupForm<F extends string>() {
     register: (checked: V) => Promise<string>,
   ) {
     event.preventDefault();
-    if (busy) return;
+    if (request.busy) return;
     const result = check();
     if (isProblem(result)) {
-      setProblem(result);
+      request.setError(null);
+      setCheckProblem(result);
       return;
     }
-    setProblem(null);
-    setBusy(true);
-    try {
-      setDoneEmail(await register(result));
-    } catch (err) {
-      setProblem({ field: "form", message: errorMessage(err, MESSAGES.signupFailed) });
-    } finally {
-      setBusy(false);
-    }
+    setCheckProblem(null);
+    await request.run(async () => setDoneEmail(await register(result)), { failed: MESSAGES.signupFailed });
   }
 
   /** The error under one field, announced, and tied to the field. */
@@ -78,7 +75,7 @@ export function useSignupForm<F extends string>() {
     setConfirmPassword,
     agreed,
     setAgreed,
-    busy,
+    busy: request.busy,
     problem,
     doneEmail,
     submit,

@@ -31,38 +31,55 @@ export function asPage<T>(answer: T[] | Page<T>, page: number, pageSize: number 
 
 export const EMPTY_PAGE: Page<never> = { items: [], total: 0, page: 1, pageSize: PAGE_SIZE, pages: 1 };
 
-export type ListQuery = { q: string; page: number };
+type PagedListOptions<F> = {
+  /** names the list in the log and in the error shown */
+  what: string;
+  /** the filters (a search text, a set of fields) the list starts with */
+  filters: F;
+  /**
+   * Fetch by itself: on mount, and again whenever `refreshKey` (a change elsewhere on the page) changes,
+   * while `enabled`. Leave out when the page fetches the list together with other data (through `claim`).
+   */
+  autoLoad?: { refreshKey: number; enabled?: boolean };
+};
 
 /**
- * A searchable list the server pages: the page shown, its query and whether a request runs.
- * Answers of requests older than the newest one are dropped; `what` names the list in the log.
+ * A list the server filters and pages: the page shown (null before the first answer and after a
+ * failure), its filters and page number, whether a request runs and why the last one failed.
+ * Answers of requests older than the newest one are dropped; a page past the end shows the last one.
  */
-export function usePagedList<T>(fetchPage: (q: string, page: number) => Promise<T[] | Page<T>>, what: string) {
-  const [list, setList] = useState<Page<T>>(EMPTY_PAGE);
-  const [query, setQuery] = useState<ListQuery>({ q: "", page: 1 });
-  const [loading, setLoading] = useState(false);
+export function usePagedList<T, F>(
+  fetchPage: (filters: F, page: number) => Promise<T[] | Page<T>>,
+  { what, filters: initialFilters, autoLoad }: PagedListOptions<F>,
+) {
+  const [list, setList] = useState<Page<T> | null>(null);
+  const [query, setQuery] = useState({ filters: initialFilters, page: 1 });
+  const [loading, setLoading] = useState(autoLoad !== undefined);
+  const [error, setError] = useState<string | null>(null);
   const queryRef = useRef(query);
   queryRef.current = query;
   const request = useRef(0);
 
   const load = useCallback(
-    async function load(q: string, page: number): Promise<void> {
+    async function load(filters: F, page: number): Promise<void> {
       const id = ++request.current;
       setLoading(true);
       try {
-        const answer = asPage(await fetchPage(q, page), page);
+        const answer = asPage(await fetchPage(filters, page), page);
         if (id !== request.current) return;
         // The page went past the end (the list shrank): show the last one instead.
         if (answer.items.length === 0 && page > 1 && answer.pages < page) {
-          setQuery({ q, page: answer.pages });
-          return load(q, answer.pages);
+          setQuery({ filters, page: answer.pages });
+          return load(filters, answer.pages);
         }
         setList(answer);
-        if (answer.page !== page) setQuery({ q, page: answer.page });
-      } catch (error) {
+        setError(null);
+        if (answer.page !== page) setQuery({ filters, page: answer.page });
+      } catch (err) {
         if (id !== request.current) return;
-        console.error(`Could not load the ${what}`, error);
-        setList(EMPTY_PAGE);
+        console.error(`Could not load the ${what}`, err);
+        setList(null);
+        setError(errorMessage(err, `Could not load the ${what}. Please try again.`));
       } finally {
         if (id === request.current) setLoading(false);
       }
@@ -70,27 +87,35 @@ export function usePagedList<T>(fetchPage: (q: string, page: number) => Promise<
     [fetchPage, what],
   );
 
-  /** search the list (back to page 1) */
+  /** new filters: back to page 1 */
   const search = useCallback(
-    (q: string) => {
-      setQuery({ q, page: 1 });
-      void load(q, 1);
+    (filters: F) => {
+      setQuery({ filters, page: 1 });
+      void load(filters, 1);
     },
     [load],
   );
 
   const showPage = useCallback(
     (page: number) => {
-      const { q } = queryRef.current;
-      setQuery({ q, page });
-      void load(q, page);
+      const { filters } = queryRef.current;
+      setQuery({ filters, page });
+      void load(filters, page);
     },
     [load],
   );
 
-  const reload = useCallback(() => load(queryRef.current.q, queryRef.current.page), [load]);
+  const reload = useCallback(() => load(queryRef.current.filters, queryRef.current.page), [load]);
 
-  /** the query as it is now, for a loader that fetches the list together with other data */
+  const refreshKey = autoLoad?.refreshKey;
+  const enabled = autoLoad ? autoLoad.enabled !== false : false;
+  useEffect(() => {
+    if (!enabled) return;
+    void refreshKey; // a change elsewhere on the page: read the list again
+    void reload();
+  }, [enabled, refreshKey, reload]);
+
+  /** the filters and page as they are now, for a loader that fetches the list together with other data */
   const currentQuery = useCallback(() => queryRef.current, []);
 
   /**
@@ -104,49 +129,7 @@ export function usePagedList<T>(fetchPage: (q: string, page: number) => Promise<
     };
   }, []);
 
-  const clear = useCallback(() => setList(EMPTY_PAGE), []);
+  const clear = useCallback(() => setList(null), []);
 
-  return { list, query, loading, search, showPage, reload, currentQuery, claim, clear };
-}
-
-/**
- * One page of a list the server pages and filters, fetched again when `fetchPage` (its filters)
- * or `refreshKey` (a change elsewhere on the page) changes; nothing is fetched while not enabled.
- * `what` names the list in the log and in the error shown.
- */
-export function useFetchedPage<T>(
-  fetchPage: (page: number) => Promise<Page<T>>,
-  { what, refreshKey, enabled = true }: { what: string; refreshKey: number; enabled?: boolean },
-) {
-  const [pageNumber, setPageNumber] = useState(1);
-  const [page, setPage] = useState<Page<T> | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!enabled) return;
-    let live = true;
-    void refreshKey; // a change elsewhere on the page: read the list again
-    setLoading(true);
-    fetchPage(pageNumber).then(
-      (answer) => {
-        if (!live) return;
-        setPage(answer);
-        setError(null);
-        setLoading(false);
-      },
-      (err) => {
-        if (!live) return;
-        console.error(`Could not load the ${what}`, err);
-        setPage(null);
-        setError(errorMessage(err, `Could not load the ${what}. Please try again.`));
-        setLoading(false);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [fetchPage, pageNumber, refreshKey, enabled, what]);
-
-  return { page, loading, error, showPage: setPageNumber };
+  return { list, query, loading, error, search, showPage, reload, currentQuery, claim, clear };
 }

@@ -1,7 +1,7 @@
 import type { AccountRecord, Page } from "@shared/admin";
 import type { AuditEntry } from "@shared/audit";
 import { api } from "@web/lib/api";
-import { queryString, useFetchedPage, usePagedList } from "@web/lib/paged-list";
+import { EMPTY_PAGE, queryString, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useRef, useState } from "react";
 
 export type Stats = { totalGenerated: number; totalVerified: number };
@@ -51,7 +51,7 @@ export function useAdminDashboard(): AdminDashboard {
   const [status, setStatus] = useState<AdminDashboard["status"]>("loading");
   const [stats, setStats] = useState<Stats | null>(null);
   const [pending, setPending] = useState<AccountRecord[]>([]);
-  const active = usePagedList(adminApi.activeEmployers, "active employers");
+  const active = usePagedList(adminApi.activeEmployers, { what: "active employers", filters: "" });
   const { claim: claimActive, currentQuery: activeQueryNow, clear: clearActive } = active;
   /** answers of requests older than the newest one are dropped */
   const allRequest = useRef(0);
@@ -59,7 +59,7 @@ export function useAdminDashboard(): AdminDashboard {
   const reloadAll = useCallback(async () => {
     const id = ++allRequest.current;
     const acceptActive = claimActive();
-    const { q, page } = activeQueryNow();
+    const { filters: q, page } = activeQueryNow();
     try {
       const [statsAnswer, pendingAnswer, activeAnswer] = await Promise.all([
         adminApi.stats(),
@@ -93,8 +93,8 @@ export function useAdminDashboard(): AdminDashboard {
     status,
     stats,
     pending,
-    active: active.list,
-    activeQuery: active.query,
+    active: active.list ?? EMPTY_PAGE,
+    activeQuery: { q: active.query.filters, page: active.query.page },
     activeLoading: active.loading,
     searchActive: active.search,
     showActivePage: active.showPage,
@@ -117,17 +117,13 @@ export const NO_AUDIT_FILTERS: AuditFilters = { actor: "", action: "", organisat
 
 /** The platform audit log, newest first, filtered and paged on the server. */
 export function useAuditLog(refreshKey = 0): AuditLog {
-  const [filters, setFilters] = useState<AuditFilters>(NO_AUDIT_FILTERS);
-  const fetchPage = useCallback((page: number) => adminApi.audit(filters, page), [filters]);
-  const { page, loading, error, showPage } = useFetchedPage(fetchPage, { what: "audit log", refreshKey });
-
-  const apply = useCallback(
-    (next: AuditFilters) => {
-      setFilters(next);
-      showPage(1);
-    },
-    [showPage],
-  );
-
-  return { filters, page, loading, error, apply, showPage };
+  const log = usePagedList(adminApi.audit, { what: "audit log", filters: NO_AUDIT_FILTERS, autoLoad: { refreshKey } });
+  return {
+    filters: log.query.filters,
+    page: log.list,
+    loading: log.loading,
+    error: log.error,
+    apply: log.search,
+    showPage: log.showPage,
+  };
 }

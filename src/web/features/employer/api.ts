@@ -2,7 +2,7 @@ import type { Page } from "@shared/admin";
 import type { AuditEntry } from "@shared/audit";
 import type { AccessCodeRecord, EmployeeRecord } from "@shared/employer";
 import { api, errorMessage } from "@web/lib/api";
-import { queryString, useFetchedPage, usePagedList } from "@web/lib/paged-list";
+import { EMPTY_PAGE, queryString, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useState } from "react";
 
 export type EmployerProfile = { companyName: string; email: string; website: string };
@@ -40,7 +40,7 @@ export function useEmployerDashboard(): EmployerDashboard {
   const [failure, setFailure] = useState<string | null>(null);
   const [profile, setProfile] = useState<EmployerProfile | null>(null);
   const [accessCode, setAccessCode] = useState<AccessCodeRecord | null>(null);
-  const employees = usePagedList(employerApi.employees, "employees");
+  const employees = usePagedList(employerApi.employees, { what: "employees", filters: "" });
   const { claim: claimEmployees } = employees;
 
   useEffect(() => {
@@ -79,8 +79,8 @@ export function useEmployerDashboard(): EmployerDashboard {
     failure,
     profile,
     accessCode,
-    employees: employees.list,
-    employeesQuery: employees.query,
+    employees: employees.list ?? EMPTY_PAGE,
+    employeesQuery: { q: employees.query.filters, page: employees.query.page },
     employeesLoading: employees.loading,
     searchEmployees: employees.search,
     showEmployeesPage: employees.showPage,
@@ -89,7 +89,14 @@ export function useEmployerDashboard(): EmployerDashboard {
   };
 }
 
+const fetchAuditPage = (_filters: null, page: number) => employerApi.audit(page);
+
 /** The organisation's audit events, newest first, paged. */
 export function useOrganisationAudit(refreshKey: number, enabled: boolean) {
-  return useFetchedPage(employerApi.audit, { what: "audit events", refreshKey, enabled });
+  const audit = usePagedList(fetchAuditPage, {
+    what: "audit events",
+    filters: null,
+    autoLoad: { refreshKey, enabled },
+  });
+  return { page: audit.list, loading: audit.loading, error: audit.error, showPage: audit.showPage };
 }

@@ -1,7 +1,7 @@
 import { MINIMUM_AGE } from "@shared/constants";
 import { ModalDialog } from "@web/components/ui/modal-dialog";
+import { usePublicConfig } from "@web/lib/public-config";
 import { useId, useState } from "react";
-import { useSupportEmail } from "../api";
 import { PrivacyText, TermsText } from "./legal-texts";
 
 type TermsConsentProps = {
@@ -17,7 +17,7 @@ export const TERMS_LABEL = `I am ${MINIMUM_AGE} or over and agree to the Terms &
 export function TermsConsent({ checked, onChange, errorId }: TermsConsentProps) {
   const id = useId();
   const [open, setOpen] = useState<"terms" | "privacy" | null>(null);
-  const supportEmail = useSupportEmail();
+  const supportEmail = usePublicConfig()?.supportEmail;
   return (
     <div className="terms">
       <div className="terms__check">

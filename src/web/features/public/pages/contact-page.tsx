@@ -1,6 +1,6 @@
 import { SUPPORT_REPLY_DAYS } from "@shared/constants";
 import { Page } from "@web/components/ui/page";
-import { usePublicConfig } from "../api";
+import { usePublicConfig } from "@web/lib/public-config";
 
 /** Support contact: the support e-mail address and the reply promise. */
 export function ContactPage() {

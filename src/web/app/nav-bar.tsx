@@ -6,7 +6,7 @@ import { useAuth } from "../lib/auth";
 
 type NavItem = { to: string; label: string };
 
-/** The navigation links for a role (spec §2, navigation bar); undefined while the role is unknown. */
+/** The navigation links for a role; while the role is unknown, only the links everyone sees. */
 function navItems(role: Role | null, loading: boolean): NavItem[] {
   const items: NavItem[] = [
     { to: paths.inACall, label: "In a call?" },

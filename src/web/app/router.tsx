@@ -13,7 +13,7 @@ import { RequireRole, SignedInOnly } from "./guards";
 import { Layout } from "./layout";
 
 /*
- * Every route of spec §2, plus /unauthorized; anything else goes home.
+ * Every page of the app, plus /unauthorized; anything else goes home.
  * The marketing and sign-in pages are in the first bundle; the rest (forms that use the
  * shared zod schemas, dashboards) load on first visit, so the public pages stay small.
  */

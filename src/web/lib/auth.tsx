@@ -1,3 +1,4 @@
+import type { roleAnswer } from "@shared/auth";
 import { ROLES, type Role, UI_TIMING } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
@@ -13,6 +14,7 @@ import {
   useState,
 } from "react";
 import { useNavigate } from "react-router";
+import type { z } from "zod";
 import { ApiError, api } from "./api";
 
 export type AuthContextValue = {
@@ -39,7 +41,9 @@ function isRole(value: unknown): value is Role {
 
 async function whoami(): Promise<Role | null> {
   try {
-    const answer = await api.get<{ role?: unknown }>("/api/auth/whoami", { headers: { "Cache-Control": "no-cache" } });
+    const answer = await api.get<z.infer<typeof roleAnswer>>("/api/auth/whoami", {
+      headers: { "Cache-Control": "no-cache" },
+    });
     return isRole(answer?.role) ? answer.role : null;
   } catch (error) {
     // 401 just means signed out; anything else is logged, never shown.

@@ -1,5 +1,5 @@
-import type { Page } from "@shared/admin";
 import { PAGE_SIZE } from "@shared/constants";
+import type { Page } from "@shared/paging";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorMessage } from "./api";
 

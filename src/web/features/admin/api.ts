@@ -1,25 +1,36 @@
-import type { AccountRecord, Page } from "@shared/admin";
-import type { AuditEntry } from "@shared/audit";
+import type {
+  AccountRecord,
+  accountList,
+  activeEmployersAnswer,
+  deactivateByDomainAnswer,
+  generateEmployerCodeAnswer,
+  statsAnswer,
+} from "@shared/admin";
+import type { messageAnswer } from "@shared/answers";
+import type { auditPage } from "@shared/audit";
+import type { Page } from "@shared/paging";
 import { api } from "@web/lib/api";
 import { EMPTY_PAGE, queryString, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { z } from "zod";
 
-export type Stats = { totalGenerated: number; totalVerified: number };
+export type Stats = z.infer<typeof statsAnswer>;
 export type AuditFilters = { actor: string; action: string; organisationId: string; from: string; to: string };
-export type AuditPage = Page<AuditEntry>;
+export type AuditPage = z.infer<typeof auditPage>;
+type Message = z.infer<typeof messageAnswer>;
 
-/** The admin dashboard's calls (CONTRACT.md, HTTP API; paging and audit as in src/shared/admin.ts and audit.ts). */
+/** The admin dashboard's calls (lists page when asked for a page). */
 export const adminApi = {
   stats: () => api.get<Stats>("/api/admin/stats"),
-  pendingAccounts: () => api.get<AccountRecord[]>("/api/admin/pending-accounts"),
+  pendingAccounts: () => api.get<z.infer<typeof accountList>>("/api/admin/pending-accounts"),
   activeEmployers: (q: string, page: number) =>
-    api.get<AccountRecord[] | Page<AccountRecord>>(`/api/admin/active-employers${queryString({ q, page })}`),
-  activate: (id: number) => api.post<{ message?: string }>(`/api/admin/activate-account/${id}`),
-  deactivateEmployer: (id: number) => api.post<{ message?: string }>(`/api/admin/deactivate-employer/${id}`),
+    api.get<z.infer<typeof activeEmployersAnswer>>(`/api/admin/active-employers${queryString({ q, page })}`),
+  activate: (id: number) => api.post<Message>(`/api/admin/activate-account/${id}`),
+  deactivateEmployer: (id: number) => api.post<Message>(`/api/admin/deactivate-employer/${id}`),
   generateEmployerCode: (email: string) =>
-    api.post<{ code: string }>("/api/admin/generate-employer-access-code", { email }),
+    api.post<z.infer<typeof generateEmployerCodeAnswer>>("/api/admin/generate-employer-access-code", { email }),
   deactivateByDomain: (domain: string) =>
-    api.post<{ message: string; count: number }>("/api/admin/deactivate-by-domain", { domain }),
+    api.post<z.infer<typeof deactivateByDomainAnswer>>("/api/admin/deactivate-by-domain", { domain }),
   audit: (filters: AuditFilters, page: number) =>
     api.get<AuditPage>(`/api/admin/audit${queryString({ ...filters, page })}`),
   auditCsvUrl: (filters: AuditFilters) => `/api/admin/audit.csv${queryString(filters)}`,

@@ -1,13 +1,18 @@
-import type { Role } from "@shared/constants";
+import type { messageAnswer } from "@shared/answers";
+import type { roleAnswer, verifyEmailAnswer } from "@shared/auth";
 import { api } from "@web/lib/api";
+import type { z } from "zod";
 
-/** The sign-in and account-recovery calls (CONTRACT.md, HTTP API). */
+type Message = z.infer<typeof messageAnswer>;
+
+/** The sign-in and account-recovery calls. */
 export const authApi = {
-  login: (email: string, password: string) => api.post<{ message?: string }>("/api/auth/login", { email, password }),
-  verify2fa: (email: string, code: string) => api.post<{ role: Role }>("/api/auth/verify-2fa", { email, code }),
-  forgotPassword: (email: string) => api.post<{ message?: string }>("/api/auth/forgot-password", { email }),
+  login: (email: string, password: string) => api.post<Message>("/api/auth/login", { email, password }),
+  verify2fa: (email: string, code: string) =>
+    api.post<z.infer<typeof roleAnswer>>("/api/auth/verify-2fa", { email, code }),
+  forgotPassword: (email: string) => api.post<Message>("/api/auth/forgot-password", { email }),
   resetPassword: (token: string, newPassword: string) =>
-    api.post<{ message?: string }>("/api/auth/reset-password", { token, newPassword }),
+    api.post<Message>("/api/auth/reset-password", { token, newPassword }),
   verifyEmail: (email: string, token: string) =>
-    api.post<{ role: Role; pending?: boolean }>("/api/auth/verify-email", { email, token }),
+    api.post<z.infer<typeof verifyEmailAnswer>>("/api/auth/verify-email", { email, token }),
 };

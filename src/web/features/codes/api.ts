@@ -1,16 +1,19 @@
-import type { ClientInfo, GeneratedWords } from "@shared/codes";
+import type { clientInfoAnswer, generatedWordsAnswer } from "@shared/codes-schemas";
 import { IDENTITY_CODE, UI_TIMING } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { ApiError, api, errorMessage } from "@web/lib/api";
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { z } from "zod";
 
-/** The identity-code calls (CONTRACT.md, HTTP API). */
+type ClientInfo = z.infer<typeof clientInfoAnswer>;
+
+/** The identity-code calls. */
 export const codesApi = {
   clientInfo: () => api.get<ClientInfo>("/api/client-info"),
-  generateWords: () => api.post<GeneratedWords>("/api/generate-words"),
+  generateWords: () => api.post<z.infer<typeof generatedWordsAnswer>>("/api/generate-words"),
 };
 
-/** The signed-in user's name, company and website; null while loading or after a failure (spec §7: cleared). */
+/** The signed-in user's name, company and website; null while loading, and cleared after a failure. */
 export function useClientInfo(): ClientInfo | null {
   const [info, setInfo] = useState<ClientInfo | null>(null);
   useEffect(() => {

@@ -1,22 +1,31 @@
-import type { Page } from "@shared/admin";
-import type { AuditEntry } from "@shared/audit";
-import type { AccessCodeRecord, EmployeeRecord } from "@shared/employer";
+import type { messageAnswer } from "@shared/answers";
+import type { auditPage } from "@shared/audit";
+import type {
+  AccessCodeRecord,
+  accessCodesAnswer,
+  EmployeeRecord,
+  employeesAnswer,
+  employerProfile,
+} from "@shared/employer";
+import type { Page } from "@shared/paging";
 import { api, errorMessage } from "@web/lib/api";
 import { EMPTY_PAGE, queryString, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useState } from "react";
+import type { z } from "zod";
 
-export type EmployerProfile = { companyName: string; email: string; website: string };
+export type EmployerProfile = z.infer<typeof employerProfile>;
 
-/** The employer dashboard's calls (CONTRACT.md, HTTP API; paging as in src/shared/employer.ts). */
+/** The employer dashboard's calls (lists page when asked for a page). */
 export const employerApi = {
   me: () => api.get<EmployerProfile>("/api/employer/me"),
   employees: (q: string, page: number) =>
-    api.get<EmployeeRecord[] | Page<EmployeeRecord>>(`/api/employer/employees${queryString({ q, page })}`),
-  accessCode: () => api.get<AccessCodeRecord | null>("/api/employer/access-codes"),
+    api.get<z.infer<typeof employeesAnswer>>(`/api/employer/employees${queryString({ q, page })}`),
+  accessCode: () => api.get<z.infer<typeof accessCodesAnswer>>("/api/employer/access-codes"),
   generateAccessCode: (maxUsers: number) =>
     api.post<AccessCodeRecord>("/api/employer/generate-access-code", { maxUsers }),
-  deactivateEmployee: (id: number) => api.post<{ message?: string }>(`/api/employer/deactivate-employee/${id}`),
-  audit: (page: number) => api.get<Page<AuditEntry>>(`/api/employer/audit${queryString({ page })}`),
+  deactivateEmployee: (id: number) =>
+    api.post<z.infer<typeof messageAnswer>>(`/api/employer/deactivate-employee/${id}`),
+  audit: (page: number) => api.get<z.infer<typeof auditPage>>(`/api/employer/audit${queryString({ page })}`),
 };
 
 export type EmployerDashboard = {

@@ -1,5 +1,6 @@
-import type { AccountRecord, Page } from "@shared/admin";
+import type { AccountRecord } from "@shared/admin";
 import { MESSAGES } from "@shared/messages";
+import type { Page } from "@shared/paging";
 import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { Pager } from "@web/components/ui/pager";
 import { SearchField } from "@web/components/ui/search-field";

@@ -10,7 +10,7 @@ import { PendingAccounts } from "../components/pending-accounts";
 import { StatsPanel } from "../components/stats-panel";
 import "../admin.css";
 
-/** The platform admin's dashboard (spec §2 /admin). The route guard admits admin only; the server checks every call. */
+/** The platform admin's dashboard (/admin). The route guard admits admin only; the server checks every call. */
 export function AdminPage() {
   const dashboard = useAdminDashboard();
   const loading = dashboard.status === "loading";

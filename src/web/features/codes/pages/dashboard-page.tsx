@@ -5,7 +5,7 @@ import { useClientInfo, useIdentityCode } from "../api";
 import "@web/components/ui/ui.css";
 import "../components/codes.css";
 
-/** /dashboard, the Identity Code screen (spec §2): who you are, and a 60-second three-word code on demand. */
+/** /dashboard, the Identity Code screen: who you are, and a 60-second three-word code on demand. */
 export function DashboardPage() {
   const info = useClientInfo();
   const code = useIdentityCode();

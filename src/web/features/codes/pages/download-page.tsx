@@ -6,7 +6,7 @@ import { CopySnippet } from "../components/copy-snippet";
 import "../components/codes.css";
 
 /**
- * /download (spec §2): the two snippets that add the widget to a website, pointing at this site.
+ * /download: the two snippets that add the widget to a website, pointing at this site.
  * The route guard shows visitors who are not signed in the not-authorized text instead.
  */
 export function DownloadPage() {

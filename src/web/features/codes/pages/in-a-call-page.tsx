@@ -5,7 +5,7 @@ import { Page } from "@web/components/ui/page";
 import { useEffect } from "react";
 import "../components/codes.css";
 
-/** /in-a-call (spec §2): what to do when someone calls, and the verification widget itself. */
+/** /in-a-call: what to do when someone calls, and the verification widget itself. */
 export function InACallPage() {
   useEffect(
     () =>

@@ -1,6 +1,6 @@
-import type { Page } from "@shared/admin";
 import type { EmployeeRecord } from "@shared/employer";
 import { MESSAGES } from "@shared/messages";
+import type { Page } from "@shared/paging";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { Pager } from "@web/components/ui/pager";

@@ -11,7 +11,7 @@ import { EmployeesTable } from "../components/employees-table";
 import { GenerateCodeForm } from "../components/generate-code-form";
 import "../employer.css";
 
-/** The employer's dashboard (spec §2 /employer-dashboard): access codes for employees, the users, the audit trail. */
+/** The employer's dashboard (/employer-dashboard): access codes for employees, the users, the audit trail. */
 export function EmployerDashboardPage() {
   const { isSuperuser } = useAuth();
   const dashboard = useEmployerDashboard();

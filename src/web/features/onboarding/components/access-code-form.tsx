@@ -7,7 +7,7 @@ import { TextField } from "@web/components/ui/text-field";
 import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useState } from "react";
 
-/** spec §4: access-code entry is idle, validating, valid (moving on) or invalid (message shown). */
+/** Access-code entry is idle, validating, valid (moving on) or invalid (message shown). */
 export type AccessCodeState = "idle" | "validating" | "valid" | "invalid";
 
 type AccessCodeFormProps = {

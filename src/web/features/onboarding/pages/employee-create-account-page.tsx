@@ -39,7 +39,7 @@ function EmployeeForm({ signup }: { signup: EmployeeSignupState }) {
   const [localPart, setLocalPart] = useState("");
   const [fullName, setFullName] = useState("");
 
-  /** The client checks: the e-mail, the name, then the spec's order (strength, match, terms). */
+  /** The client checks: the e-mail, the name, then the passwords (strength, match), then the terms. */
   function check(): SignupProblem<EmployeeField> | { email: string } {
     const local = localPartOf(localPart, companyDomain);
     if (local === null) return { field: "email", message: `Your email address must end in @${companyDomain}.` };

@@ -29,7 +29,7 @@ function EmployerForm({ code, email }: { code: string; email: string }) {
   const [companyName, setCompanyName] = useState("");
   const [website, setWebsite] = useState("");
 
-  /** The client checks: required fields, then the spec's order (match, strength, terms), then the website's form. */
+  /** The client checks: required fields, then the passwords (match, strength), the terms, then the website's form. */
   function check(): SignupProblem<EmployerField> | null {
     if (!fullName.trim()) return { field: "fullName", message: "Full name is required." };
     if (!companyName.trim()) return { field: "companyName", message: "Company name is required." };

@@ -133,3 +133,6 @@ export function usePagedList<T, F>(
 
   return { list, query, loading, error, search, showPage, reload, currentQuery, claim, clear };
 }
+
+/** A list as usePagedList keeps it: what a table, its search field and its pager need. */
+export type PagedList<T, F> = ReturnType<typeof usePagedList<T, F>>;

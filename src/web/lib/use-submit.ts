@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from "react";
+import type { z } from "zod";
 import { ApiError, errorMessage } from "./api";
 
 type RunOptions = {
@@ -22,6 +23,14 @@ export function useSubmit() {
   /** Shows a message (a check that failed before any request), or clears it with null. */
   function setError(message: string | null) {
     setFailure(message === null ? null : { message, code: undefined });
+  }
+
+  /** Checks what was typed before any request: the parsed value, or undefined with the schema's first message shown. */
+  function check<S extends z.ZodType>(schema: S, value: unknown, fallback: string): z.output<S> | undefined {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    setError(parsed.error.issues[0]?.message ?? fallback);
+    return undefined;
   }
 
   /**
@@ -58,6 +67,7 @@ export function useSubmit() {
     errorId,
     describedBy: failure ? errorId : undefined,
     setError,
+    check,
     run,
   };
 }

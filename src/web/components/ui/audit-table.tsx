@@ -1,5 +1,8 @@
 import type { AuditEntry } from "@shared/audit";
+import type { Page } from "@shared/paging";
 import { DataTable } from "./data-table";
+import { Notice } from "./notice";
+import { Pager } from "./pager";
 import "./ui.css";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
@@ -65,5 +68,29 @@ export function AuditTable({ caption, entries, showOrganisation = false, emptyTe
         </tr>
       )}
     />
+  );
+}
+
+type PagedAuditTableProps = Omit<AuditTableProps, "entries"> & {
+  /** the log as the server pages it (usePagedList) */
+  log: { list: Page<AuditEntry> | null; loading: boolean; error: string | null; showPage(page: number): void };
+  /** what the pager pages: "Audit log" */
+  label: string;
+};
+
+/** A paged audit log: why it could not be read, its table and its pager. */
+export function PagedAuditTable({ log, label, ...table }: PagedAuditTableProps) {
+  return (
+    <>
+      {log.error && <Notice tone="error">{log.error}</Notice>}
+      <AuditTable {...table} entries={log.list?.items ?? []} />
+      <Pager
+        label={label}
+        page={log.list?.page ?? 1}
+        pages={log.list?.pages ?? 1}
+        onPage={log.showPage}
+        busy={log.loading}
+      />
+    </>
   );
 }

@@ -8,9 +8,8 @@ import type {
 } from "@shared/admin";
 import type { messageAnswer } from "@shared/answers";
 import type { auditPage } from "@shared/audit";
-import type { Page } from "@shared/paging";
 import { api } from "@web/lib/api";
-import { EMPTY_PAGE, queryString, usePagedList } from "@web/lib/paged-list";
+import { type PagedList, queryString, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { z } from "zod";
 
@@ -36,22 +35,12 @@ export const adminApi = {
   auditCsvUrl: (filters: AuditFilters) => `/api/admin/audit.csv${queryString(filters)}`,
 };
 
-/** Why a call failed, for the alerts that read "…: " + the reason (the server's message, else the error's text). */
-export function failureReason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export type AdminDashboard = {
   status: "loading" | "ready" | "failed";
   stats: Stats | null;
   pending: AccountRecord[];
-  active: Page<AccountRecord>;
-  activeQuery: { q: string; page: number };
-  activeLoading: boolean;
-  /** search the active employers (back to page 1) */
-  searchActive(q: string): void;
-  showActivePage(page: number): void;
-  reloadActive(): Promise<void>;
+  /** the active employers, searched by a text and paged */
+  active: PagedList<AccountRecord, string>;
   /** reload everything (after a change that touches both lists, such as a domain deactivation) */
   reloadAll(): Promise<void>;
   removePending(id: number): void;
@@ -104,37 +93,15 @@ export function useAdminDashboard(): AdminDashboard {
     status,
     stats,
     pending,
-    active: active.list ?? EMPTY_PAGE,
-    activeQuery: { q: active.query.filters, page: active.query.page },
-    activeLoading: active.loading,
-    searchActive: active.search,
-    showActivePage: active.showPage,
-    reloadActive: active.reload,
+    active,
     reloadAll,
     removePending,
   };
 }
 
-export type AuditLog = {
-  filters: AuditFilters;
-  page: AuditPage | null;
-  loading: boolean;
-  error: string | null;
-  apply(filters: AuditFilters): void;
-  showPage(page: number): void;
-};
-
 export const NO_AUDIT_FILTERS: AuditFilters = { actor: "", action: "", organisationId: "", from: "", to: "" };
 
 /** The platform audit log, newest first, filtered and paged on the server. */
-export function useAuditLog(refreshKey = 0): AuditLog {
-  const log = usePagedList(adminApi.audit, { what: "audit log", filters: NO_AUDIT_FILTERS, autoLoad: { refreshKey } });
-  return {
-    filters: log.query.filters,
-    page: log.list,
-    loading: log.loading,
-    error: log.error,
-    apply: log.search,
-    showPage: log.showPage,
-  };
+export function useAuditLog(refreshKey = 0) {
+  return usePagedList(adminApi.audit, { what: "audit log", filters: NO_AUDIT_FILTERS, autoLoad: { refreshKey } });
 }

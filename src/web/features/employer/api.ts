@@ -7,9 +7,8 @@ import type {
   employeesAnswer,
   employerProfile,
 } from "@shared/employer";
-import type { Page } from "@shared/paging";
 import { api, errorMessage } from "@web/lib/api";
-import { EMPTY_PAGE, queryString, usePagedList } from "@web/lib/paged-list";
+import { type PagedList, queryString, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useState } from "react";
 import type { z } from "zod";
 
@@ -34,12 +33,8 @@ export type EmployerDashboard = {
   failure: string | null;
   profile: EmployerProfile | null;
   accessCode: AccessCodeRecord | null;
-  employees: Page<EmployeeRecord>;
-  employeesQuery: { q: string; page: number };
-  employeesLoading: boolean;
-  searchEmployees(q: string): void;
-  showEmployeesPage(page: number): void;
-  reloadEmployees(): Promise<void>;
+  /** the organisation's active users, searched by e-mail and paged */
+  employees: PagedList<EmployeeRecord, string>;
   reloadAccessCode(): Promise<void>;
 };
 
@@ -88,12 +83,7 @@ export function useEmployerDashboard(): EmployerDashboard {
     failure,
     profile,
     accessCode,
-    employees: employees.list ?? EMPTY_PAGE,
-    employeesQuery: { q: employees.query.filters, page: employees.query.page },
-    employeesLoading: employees.loading,
-    searchEmployees: employees.search,
-    showEmployeesPage: employees.showPage,
-    reloadEmployees: employees.reload,
+    employees,
     reloadAccessCode,
   };
 }
@@ -102,10 +92,5 @@ const fetchAuditPage = (_filters: null, page: number) => employerApi.audit(page)
 
 /** The organisation's audit events, newest first, paged. */
 export function useOrganisationAudit(refreshKey: number, enabled: boolean) {
-  const audit = usePagedList(fetchAuditPage, {
-    what: "audit events",
-    filters: null,
-    autoLoad: { refreshKey, enabled },
-  });
-  return { page: audit.list, loading: audit.loading, error: audit.error, showPage: audit.showPage };
+  return usePagedList(fetchAuditPage, { what: "audit events", filters: null, autoLoad: { refreshKey, enabled } });
 }

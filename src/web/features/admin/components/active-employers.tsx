@@ -1,47 +1,34 @@
 import type { AccountRecord } from "@shared/admin";
 import { MESSAGES } from "@shared/messages";
-import type { Page } from "@shared/paging";
 import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { Pager } from "@web/components/ui/pager";
 import { SearchField } from "@web/components/ui/search-field";
-import { useState } from "react";
-import { adminApi, failureReason } from "../api";
-import { WebsiteLink } from "./website-link";
+import { WebsiteLink } from "@web/components/ui/website-link";
+import { EMPTY_PAGE, type PagedList } from "@web/lib/paged-list";
+import { adminApi } from "../api";
+import { RowActionButton, useRowAction } from "./row-action";
 
 type ActiveEmployersProps = {
-  page: Page<AccountRecord>;
-  query: string;
+  employers: PagedList<AccountRecord, string>;
+  /** the dashboard around the list is loading, or could not be loaded */
   loading: boolean;
   failed: boolean;
-  onSearch(q: string): void;
-  onPage(page: number): void;
   /** an employer was deactivated: reload the list */
   onDeactivated(): void;
 };
 
 /** Active employer accounts: searchable, ten a page, each with a Deactivate button. */
-export function ActiveEmployers({
-  page,
-  query,
-  loading,
-  failed,
-  onSearch,
-  onPage,
-  onDeactivated,
-}: ActiveEmployersProps) {
-  const [busyId, setBusyId] = useState<number | null>(null);
+export function ActiveEmployers({ employers, loading: dashboardLoading, failed, onDeactivated }: ActiveEmployersProps) {
+  const page = employers.list ?? EMPTY_PAGE;
+  const query = employers.query.filters;
+  const loading = dashboardLoading || employers.loading;
+  const action = useRowAction(MESSAGES.deactivateEmployerFailedPrefix);
 
-  async function deactivate(account: AccountRecord) {
-    if (busyId !== null) return;
-    setBusyId(account.id);
-    try {
+  function deactivate(account: AccountRecord) {
+    return action.run(account.id, async () => {
       await adminApi.deactivateEmployer(account.id);
       onDeactivated();
-    } catch (error) {
-      alert(MESSAGES.deactivateEmployerFailedPrefix + failureReason(error));
-    } finally {
-      setBusyId(null);
-    }
+    });
   }
 
   const empty = loading
@@ -55,7 +42,7 @@ export function ActiveEmployers({
   return (
     <section className="admin-section" aria-labelledby="active-title">
       <h2 id="active-title">Active employers</h2>
-      <SearchField label="Search active employers" hint="By name, email or website." onSearch={onSearch} />
+      <SearchField label="Search active employers" hint="By name, email or website." onSearch={employers.search} />
       <DataTable
         caption={countCaption("Active employers", page.total, query)}
         busy={loading}
@@ -82,20 +69,18 @@ export function ActiveEmployers({
               <WebsiteLink url={account.website} />
             </td>
             <td>
-              <button
-                type="button"
-                className="button button--secondary"
-                aria-disabled={busyId === account.id || undefined}
-                data-busy={busyId === account.id || undefined}
+              <RowActionButton
+                label="Deactivate"
+                subject={account.fullName}
+                variant="secondary"
+                busy={action.busyId === account.id}
                 onClick={() => void deactivate(account)}
-              >
-                Deactivate<span className="visually-hidden"> {account.fullName}</span>
-              </button>
+              />
             </td>
           </tr>
         )}
       />
-      <Pager label="Active employers" page={page.page} pages={page.pages} onPage={onPage} busy={loading} />
+      <Pager label="Active employers" page={page.page} pages={page.pages} onPage={employers.showPage} busy={loading} />
     </section>
   );
 }

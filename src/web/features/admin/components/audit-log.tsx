@@ -1,6 +1,4 @@
-import { AuditTable } from "@web/components/ui/audit-table";
-import { Notice } from "@web/components/ui/notice";
-import { Pager } from "@web/components/ui/pager";
+import { PagedAuditTable } from "@web/components/ui/audit-table";
 import { TextField } from "@web/components/ui/text-field";
 import { type FormEvent, useId, useState } from "react";
 import { type AuditFilters, adminApi, NO_AUDIT_FILTERS, useAuditLog } from "../api";
@@ -13,12 +11,12 @@ export function AuditLogSection({ refreshKey }: { refreshKey: number }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    log.apply({ ...draft });
+    log.search({ ...draft });
   }
 
   function clear() {
     setDraft(NO_AUDIT_FILTERS);
-    log.apply(NO_AUDIT_FILTERS);
+    log.search(NO_AUDIT_FILTERS);
   }
 
   const field = (key: keyof AuditFilters) => ({
@@ -26,8 +24,9 @@ export function AuditLogSection({ refreshKey }: { refreshKey: number }) {
     onChange: (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: event.target.value })),
   });
 
-  const filtered = Object.values(log.filters).some((v) => v.trim() !== "");
-  const page = log.page;
+  const filters = log.query.filters;
+  const filtered = Object.values(filters).some((v) => v.trim() !== "");
+  const page = log.list;
 
   return (
     <section className="admin-section" aria-labelledby="audit-title">
@@ -61,24 +60,17 @@ export function AuditLogSection({ refreshKey }: { refreshKey: number }) {
           <button type="button" className="button button--secondary" onClick={clear}>
             Clear filters
           </button>
-          <a className="button button--secondary" href={adminApi.auditCsvUrl(log.filters)} download>
+          <a className="button button--secondary" href={adminApi.auditCsvUrl(filters)} download>
             Export CSV
           </a>
         </div>
       </form>
-      {log.error && <Notice tone="error">{log.error}</Notice>}
-      <AuditTable
+      <PagedAuditTable
+        log={log}
+        label="Audit log"
         caption={`Audit events, newest first${page ? ` (${page.total}${filtered ? " matching the filters" : ""})` : ""}`}
-        entries={page?.items ?? []}
         showOrganisation
         emptyText={log.loading ? "Loading…" : filtered ? "No events match the filters." : "No events yet."}
-      />
-      <Pager
-        label="Audit log"
-        page={page?.page ?? 1}
-        pages={page?.pages ?? 1}
-        onPage={log.showPage}
-        busy={log.loading}
       />
     </section>
   );

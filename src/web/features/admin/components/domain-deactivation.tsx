@@ -17,13 +17,9 @@ export function DomainDeactivation({ onDone }: { onDone(): void }) {
     event.preventDefault();
     if (form.busy) return;
     setResult(null);
-    const parsed = domainSchema.safeParse(domain);
-    if (!parsed.success) {
-      form.setError(parsed.error.issues[0]?.message ?? "Domain is required.");
-      return;
-    }
+    const target = form.check(domainSchema, domain, "Domain is required.");
+    if (target === undefined) return;
     form.setError(null);
-    const target = parsed.data;
     if (
       !window.confirm(
         `Are you sure you want to deactivate ALL users with email domain "${target}"? This cannot be undone.`,

@@ -17,16 +17,13 @@ export function EmployerCodeForm({ onGenerated }: { onGenerated(): void }) {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (form.busy) return;
-    const parsed = generateEmployerCodeBody.safeParse({ email });
-    if (!parsed.success) {
-      form.setError(parsed.error.issues[0]?.message ?? "Enter a valid email address.");
-      return;
-    }
+    const body = form.check(generateEmployerCodeBody, { email }, "Enter a valid email address.");
+    if (!body) return;
     setResult(null);
     await form.run(
       async () => {
-        const { code } = await adminApi.generateEmployerCode(parsed.data.email);
-        setResult({ code, email: parsed.data.email });
+        const { code } = await adminApi.generateEmployerCode(body.email);
+        setResult({ code, email: body.email });
         setEmail("");
         onGenerated();
       },

@@ -3,8 +3,9 @@ import { UI_TIMING } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { useEffect, useRef, useState } from "react";
-import { adminApi, failureReason } from "../api";
+import { adminApi } from "../api";
 import { ActivatedBanner } from "./activated-banner";
+import { RowActionButton, useRowAction } from "./row-action";
 
 type PendingAccountsProps = {
   accounts: AccountRecord[];
@@ -16,26 +17,20 @@ type PendingAccountsProps = {
 
 /** Employer accounts waiting for the manual check, each with an Activate button. */
 export function PendingAccounts({ accounts, loading, failed, onActivated }: PendingAccountsProps) {
-  const [busyId, setBusyId] = useState<number | null>(null);
+  const action = useRowAction(MESSAGES.activateFailedPrefix);
   const [bannerKey, setBannerKey] = useState(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  async function activate(account: AccountRecord) {
-    if (busyId !== null) return;
-    setBusyId(account.id);
-    try {
+  function activate(account: AccountRecord) {
+    return action.run(account.id, async () => {
       await adminApi.activate(account.id);
       // A new key restarts the animation when accounts are activated one after another.
       setBannerKey((k) => k + 1);
       clearTimeout(timer.current);
       timer.current = setTimeout(() => setBannerKey(0), UI_TIMING.activationBannerMs);
       onActivated(account.id);
-    } catch (error) {
-      alert(MESSAGES.activateFailedPrefix + failureReason(error));
-    } finally {
-      setBusyId(null);
-    }
+    });
   }
 
   return (
@@ -65,15 +60,13 @@ export function PendingAccounts({ accounts, loading, failed, onActivated }: Pend
             <td>{account.email}</td>
             <td>{account.companyName}</td>
             <td>
-              <button
-                type="button"
-                className="button button--primary"
-                aria-disabled={busyId === account.id || undefined}
-                data-busy={busyId === account.id || undefined}
+              <RowActionButton
+                label="Activate"
+                subject={account.fullName}
+                variant="primary"
+                busy={action.busyId === account.id}
                 onClick={() => void activate(account)}
-              >
-                Activate<span className="visually-hidden"> {account.fullName}</span>
-              </button>
+              />
             </td>
           </tr>
         )}

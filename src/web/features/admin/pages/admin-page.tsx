@@ -21,7 +21,7 @@ export function AdminPage() {
 
   function activated(id: number) {
     dashboard.removePending(id);
-    void dashboard.reloadActive();
+    void dashboard.active.reload();
     changed();
   }
 
@@ -36,14 +36,11 @@ export function AdminPage() {
       <EmployerCodeForm onGenerated={changed} />
       <PendingAccounts accounts={dashboard.pending} loading={loading} failed={failed} onActivated={activated} />
       <ActiveEmployers
-        page={dashboard.active}
-        query={dashboard.activeQuery.q}
-        loading={loading || dashboard.activeLoading}
+        employers={dashboard.active}
+        loading={loading}
         failed={failed}
-        onSearch={dashboard.searchActive}
-        onPage={dashboard.showActivePage}
         onDeactivated={() => {
-          void dashboard.reloadActive();
+          void dashboard.active.reload();
           changed();
         }}
       />

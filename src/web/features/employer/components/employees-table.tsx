@@ -1,33 +1,25 @@
 import type { EmployeeRecord } from "@shared/employer";
 import { MESSAGES } from "@shared/messages";
-import type { Page } from "@shared/paging";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { Pager } from "@web/components/ui/pager";
 import { SearchField } from "@web/components/ui/search-field";
+import { EMPTY_PAGE, type PagedList } from "@web/lib/paged-list";
 import { employerApi } from "../api";
 
 type EmployeesTableProps = {
-  page: Page<EmployeeRecord>;
-  query: string;
-  loading: boolean;
+  employees: PagedList<EmployeeRecord, string>;
   /** whether this user may deactivate (an employer, not a visiting admin) */
   canDeactivate: boolean;
-  onSearch(q: string): void;
-  onPage(page: number): void;
   onDeactivated(): void | Promise<void>;
 };
 
 /** The organisation's active users, searchable by e-mail, ten a page; Deactivate needs a second press. */
-export function EmployeesTable({
-  page,
-  query,
-  loading,
-  canDeactivate,
-  onSearch,
-  onPage,
-  onDeactivated,
-}: EmployeesTableProps) {
+export function EmployeesTable({ employees, canDeactivate, onDeactivated }: EmployeesTableProps) {
+  const page = employees.list ?? EMPTY_PAGE;
+  const query = employees.query.filters;
+  const loading = employees.loading;
+
   async function deactivate(employee: EmployeeRecord) {
     try {
       await employerApi.deactivateEmployee(employee.id);
@@ -41,7 +33,7 @@ export function EmployeesTable({
 
   return (
     <>
-      <SearchField label="Search by email" onSearch={onSearch} />
+      <SearchField label="Search by email" onSearch={employees.search} />
       <DataTable
         caption={countCaption("Active users", page.total, query)}
         busy={loading}
@@ -75,7 +67,7 @@ export function EmployeesTable({
           </tr>
         )}
       />
-      <Pager label="Active users" page={page.page} pages={page.pages} onPage={onPage} busy={loading} />
+      <Pager label="Active users" page={page.page} pages={page.pages} onPage={employees.showPage} busy={loading} />
     </>
   );
 }

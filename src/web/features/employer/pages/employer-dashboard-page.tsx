@@ -1,8 +1,8 @@
 import { MESSAGES } from "@shared/messages";
-import { AuditTable } from "@web/components/ui/audit-table";
+import { PagedAuditTable } from "@web/components/ui/audit-table";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
-import { Pager } from "@web/components/ui/pager";
+import { WebsiteLink } from "@web/components/ui/website-link";
 import { useAuth } from "@web/lib/auth";
 import { useState } from "react";
 import { useEmployerDashboard, useOrganisationAudit } from "../api";
@@ -58,16 +58,7 @@ export function EmployerDashboardPage() {
           </div>
           <div>
             <dt>Website</dt>
-            <dd>
-              {profile?.website ? (
-                <a href={profile.website} target="_blank" rel="noopener noreferrer">
-                  {profile.website.replace(/^https?:\/\//i, "")}
-                  <span className="visually-hidden"> (opens in a new tab)</span>
-                </a>
-              ) : (
-                "—"
-              )}
-            </dd>
+            <dd>{profile?.website ? <WebsiteLink url={profile.website} /> : "—"}</dd>
           </div>
         </dl>
       </section>
@@ -100,14 +91,10 @@ export function EmployerDashboardPage() {
       <section className="employer-section" aria-labelledby="users-title">
         <h2 id="users-title">Active users</h2>
         <EmployeesTable
-          page={dashboard.employees}
-          query={dashboard.employeesQuery.q}
-          loading={dashboard.employeesLoading}
+          employees={dashboard.employees}
           canDeactivate={isSuperuser}
-          onSearch={dashboard.searchEmployees}
-          onPage={dashboard.showEmployeesPage}
           onDeactivated={async () => {
-            await dashboard.reloadEmployees();
+            await dashboard.employees.reload();
             changed();
           }}
         />
@@ -116,18 +103,11 @@ export function EmployerDashboardPage() {
       {isSuperuser && (
         <section className="employer-section" aria-labelledby="events-title">
           <h2 id="events-title">Activity</h2>
-          {audit.error && <Notice tone="error">{audit.error}</Notice>}
-          <AuditTable
-            caption={`Your organisation's audit events, newest first${audit.page ? ` (${audit.page.total})` : ""}`}
-            entries={audit.page?.items ?? []}
-            emptyText={audit.loading ? "Loading…" : "No events yet."}
-          />
-          <Pager
+          <PagedAuditTable
+            log={audit}
             label="Audit events"
-            page={audit.page?.page ?? 1}
-            pages={audit.page?.pages ?? 1}
-            onPage={audit.showPage}
-            busy={audit.loading}
+            caption={`Your organisation's audit events, newest first${audit.list ? ` (${audit.list.total})` : ""}`}
+            emptyText={audit.loading ? "Loading…" : "No events yet."}
           />
         </section>
       )}

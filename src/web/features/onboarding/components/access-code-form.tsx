@@ -29,12 +29,9 @@ export function AccessCodeForm({ label, hint, initialCode = "", validate }: Acce
     event.preventDefault();
     if (form.busy) return;
     setValid(false);
-    const parsed = accessCodeSchema.safeParse(code);
-    if (!parsed.success) {
-      form.setError(parsed.error.issues[0]?.message ?? MESSAGES.invalidCode);
-      return;
-    }
-    setValid(await form.run(() => validate(parsed.data), { failed: MESSAGES.invalidCode }));
+    const checked = form.check(accessCodeSchema, code, MESSAGES.invalidCode);
+    if (checked === undefined) return;
+    setValid(await form.run(() => validate(checked), { failed: MESSAGES.invalidCode }));
   }
 
   return (

@@ -2,7 +2,7 @@ import { MESSAGES } from "@shared/messages";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
 import { SubmitButton } from "@web/components/ui/submit-button";
-import { TextField } from "@web/components/ui/text-field";
+import { TextField, type TextFieldProps } from "@web/components/ui/text-field";
 import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { SignupDone } from "./signup-done";
@@ -84,6 +84,23 @@ export function useSignupForm<F extends string>() {
   };
 }
 
+/** A text field of a sign-up form named after its field, with that field's error under it and tied to it. */
+export function SignupField<F extends string>({
+  form,
+  name,
+  ...field
+}: Omit<TextFieldProps, "name" | "describedBy" | "form"> & {
+  name: F;
+  form: { errorFor(field: F): ReactNode; describedBy(field: F): string | undefined };
+}) {
+  return (
+    <>
+      <TextField name={name} describedBy={form.describedBy(name)} {...field} />
+      {form.errorFor(name)}
+    </>
+  );
+}
+
 /** What the frame needs of a form's state, whatever the page's own fields are. */
 type SignupFormState = Pick<
   ReturnType<typeof useSignupForm<CommonField>>,
@@ -120,7 +137,8 @@ export function SignupFormFrame({ title, intro, passwordHint, form, onSubmit, ch
     <Page title={title} width="narrow" intro={intro}>
       <form className="card form" onSubmit={onSubmit} noValidate>
         {children}
-        <TextField
+        <SignupField
+          form={form}
           label="Password"
           type="password"
           name="password"
@@ -129,10 +147,9 @@ export function SignupFormFrame({ title, intro, passwordHint, form, onSubmit, ch
           hint={passwordHint}
           value={form.password}
           onChange={(e) => form.setPassword(e.target.value)}
-          describedBy={form.describedBy("password")}
         />
-        {form.errorFor("password")}
-        <TextField
+        <SignupField
+          form={form}
           label="Confirm password"
           type="password"
           name="confirmPassword"
@@ -140,9 +157,7 @@ export function SignupFormFrame({ title, intro, passwordHint, form, onSubmit, ch
           required
           value={form.confirmPassword}
           onChange={(e) => form.setConfirmPassword(e.target.value)}
-          describedBy={form.describedBy("confirmPassword")}
         />
-        {form.errorFor("confirmPassword")}
         <TermsConsent checked={form.agreed} onChange={form.setAgreed} errorId={form.describedBy("terms")} />
         {form.errorFor("terms")}
         <SubmitButton busy={form.busy}>Create account</SubmitButton>

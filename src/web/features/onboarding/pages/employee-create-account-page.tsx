@@ -6,7 +6,13 @@ import { TextField } from "@web/components/ui/text-field";
 import { type FormEvent, useId, useState } from "react";
 import { Navigate, useLocation } from "react-router";
 import { onboardingApi } from "../api";
-import { passwordFieldProblem, SignupFormFrame, type SignupProblem, useSignupForm } from "../components/signup-form";
+import {
+  passwordFieldProblem,
+  SignupField,
+  SignupFormFrame,
+  type SignupProblem,
+  useSignupForm,
+} from "../components/signup-form";
 import { type EmployeeSignupState, readEmployeeSignupState } from "../signup-state";
 import "../onboarding.css";
 
@@ -101,16 +107,15 @@ function EmployeeForm({ signup }: { signup: EmployeeSignupState }) {
         </div>
       </div>
       {errorFor("email")}
-      <TextField
+      <SignupField
+        form={form}
         label="Full name"
         name="fullName"
         autoComplete="name"
         required
         value={fullName}
         onChange={(e) => setFullName(e.target.value)}
-        describedBy={describedBy("fullName")}
       />
-      {errorFor("fullName")}
       <TextField
         label="Website"
         name="website"

@@ -5,7 +5,13 @@ import { TextField } from "@web/components/ui/text-field";
 import { type FormEvent, useState } from "react";
 import { Navigate, useLocation } from "react-router";
 import { onboardingApi } from "../api";
-import { passwordFieldProblem, SignupFormFrame, type SignupProblem, useSignupForm } from "../components/signup-form";
+import {
+  passwordFieldProblem,
+  SignupField,
+  SignupFormFrame,
+  type SignupProblem,
+  useSignupForm,
+} from "../components/signup-form";
 import { readEmployerSignupState } from "../signup-state";
 import "../onboarding.css";
 
@@ -24,7 +30,6 @@ export function SignupEmployerPage() {
 
 function EmployerForm({ code, email }: { code: string; email: string }) {
   const form = useSignupForm<EmployerField>();
-  const { errorFor, describedBy } = form;
   const [fullName, setFullName] = useState("");
   const [companyName, setCompanyName] = useState("");
   const [website, setWebsite] = useState("");
@@ -66,27 +71,26 @@ function EmployerForm({ code, email }: { code: string; email: string }) {
       form={form}
       onSubmit={submit}
     >
-      <TextField
+      <SignupField
+        form={form}
         label="Full name"
         name="fullName"
         autoComplete="name"
         required
         value={fullName}
         onChange={(e) => setFullName(e.target.value)}
-        describedBy={describedBy("fullName")}
       />
-      {errorFor("fullName")}
-      <TextField
+      <SignupField
+        form={form}
         label="Company name"
         name="companyName"
         autoComplete="organization"
         required
         value={companyName}
         onChange={(e) => setCompanyName(e.target.value)}
-        describedBy={describedBy("companyName")}
       />
-      {errorFor("companyName")}
-      <TextField
+      <SignupField
+        form={form}
         label="Website"
         name="website"
         inputMode="url"
@@ -95,9 +99,7 @@ function EmployerForm({ code, email }: { code: string; email: string }) {
         required
         value={website}
         onChange={(e) => setWebsite(e.target.value)}
-        describedBy={describedBy("website")}
       />
-      {errorFor("website")}
       <TextField
         label="Email"
         type="email"

@@ -13,7 +13,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { authApi } from "../api";
 
 const RULES = passwordRulesMessage("employer");
-// TODO(code): from the shared error codes once the server declares it
+/** The server's code for a reset link that is unknown, used or expired: the error then offers a new link. */
 const INVALID_RESET_LINK = "auth.invalid_reset_link";
 
 /** Sets a new password from the e-mailed link (?token=…), then returns to Log In. */

@@ -62,7 +62,7 @@ try {
     duration: DURATION,
     headers: { cookie, "x-xsrf-token": xsrf },
   };
-  console.log(`engine: ${t.database.kind}, ${DURATION} s per run, 8 connections each`);
+  console.log(`database: ${t.database.description}, ${DURATION} s per run, 8 connections each`);
   console.log(fmt("whoami alone", await run(whoami)));
   console.log(fmt("sign-in step 1 alone", await run(login)));
   const [w, l] = await Promise.all([run(whoami), run(login)]);

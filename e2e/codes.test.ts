@@ -8,10 +8,10 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createOrganisation, storeCode } from "@server/features/codes/test-support";
 import { CODES_TEXT, loaderSnippet, plainSnippet, WIDGET_TEXT } from "@shared/codes";
 import { UI_TIMING } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
+import { createOrganisation, storeCode } from "@test/fixtures";
 import { createUser, GOOD_PASSWORD } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -106,7 +106,7 @@ describe("sign-in", () => {
 describe("e-mail verification link", () => {
   it("verifies once and goes to /login with the e-mail; a reused link fails", async () => {
     const user = await createUser(suite.server, { verified: false });
-    await sendVerificationEmail(suite.server.app, user);
+    await sendVerificationEmail(suite.server.app.deps, user);
     const link = await suite.server.mail.link(user.email, "/verify-email?");
     const page = await newPage();
     await page.goto(link.href);
@@ -125,7 +125,7 @@ describe("e-mail verification link", () => {
 
   it("marks an employer awaiting activation with pending=1", async () => {
     const employer = await createUser(suite.server, { role: "superuser", status: "pending", verified: false });
-    await sendVerificationEmail(suite.server.app, employer);
+    await sendVerificationEmail(suite.server.app.deps, employer);
     const link = await suite.server.mail.link(employer.email, "/verify-email?");
     const page = await newPage();
     await page.goto(link.href);

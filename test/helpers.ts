@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import { buildApp } from "@server/app";
 import { type Config, loadConfig } from "@server/config";
-import { type Database, openDatabase } from "@server/db/client";
+import { type Database, migratedPglite, openDatabase } from "@server/db/client";
 import { users } from "@server/db/schema";
 import { type Clock, testClock } from "@server/lib/clock";
 import { hashPassword } from "@server/lib/passwords";
@@ -53,10 +53,7 @@ export async function freshDatabase(): Promise<Database & { url?: string }> {
       },
     };
   }
-  template ??= (async () => {
-    const db = await openDatabase({});
-    return (db.db as unknown as { $client: PGlite }).$client;
-  })();
+  template ??= migratedPglite();
   return openDatabase({ pglite: (await (await template).clone()) as PGlite });
 }
 

@@ -10,17 +10,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildApp } from "@server/app";
 import { loadConfig } from "@server/config";
-import { type Database, openDatabase, rowsOf } from "@server/db/client";
+import { type Database, openDatabase } from "@server/db/client";
 import { organisations, users } from "@server/db/schema";
-import { executePrepared } from "@server/features/codes/prepared";
-import { verifyBody } from "@server/features/codes/schemas";
 import { codeHash } from "@server/features/codes/service";
 import { siteScope } from "@server/features/codes/site";
 import { parseWords } from "@server/features/codes/words";
-import { tooManyRequests } from "@server/lib/errors";
+import { rateLimited } from "@server/lib/errors";
 import { hitStatement } from "@server/lib/rate-limit";
 import { smtpMailer } from "@server/mail/mailer";
 import { CODES_TEXT } from "@shared/codes";
+import { verifyBody } from "@shared/codes-schemas";
 import { IDENTITY_CODE } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { throwawayPostgres } from "@test/helpers";
@@ -64,9 +63,9 @@ const app = await buildApp({
  */
 function baseline(prepared: boolean) {
   const run = async <T>(label: string, query: SQL): Promise<T[]> =>
-    prepared ? executePrepared<T>(app.db, app.dbKind, label, query) : rowsOf<T>(await app.db.execute(query));
+    prepared ? app.deps.db.prepared<T>(label, query) : app.deps.db.rows<T>(query);
   return async (request: FastifyRequest<{ Body: { words: string } }>) => {
-    const now = app.clock.now();
+    const now = app.deps.clock.now();
     const iso = now.toISOString();
     const origin = request.headers.origin;
     const scope = siteScope(origin, config.publicOrigin);
@@ -77,7 +76,7 @@ function baseline(prepared: boolean) {
       "bench_hit",
       hitStatement(key, lookupsPerWindow, lookupWindowMs, now),
     );
-    if (!limit?.allowed) throw tooManyRequests(CODES_TEXT.tooManyLookups, 60);
+    if (!limit?.allowed) throw rateLimited(CODES_TEXT.tooManyLookups, 60);
     const hosts = scope === "any" ? "" : scope.join(",");
     const [used] = await run<{ id: number; user_id: number; organisation_id: number | null; full_name: string }>(
       "bench_consume",

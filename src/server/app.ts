@@ -4,82 +4,47 @@ import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
 import fastifyStatic from "@fastify/static";
 import { MAX_BODY_BYTES } from "@shared/constants";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
-import { lt } from "drizzle-orm";
 import Fastify, { type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import type { Config } from "./config";
-import type { Database } from "./db/client";
-import { identityCodes, rateLimits, sessions, verificationTokens } from "./db/schema";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import adminRoutes from "./features/admin/routes";
 import auditRoutes from "./features/audit/routes";
 import authRoutes from "./features/auth/routes";
 import codesRoutes from "./features/codes/routes";
 import employerRoutes from "./features/employer/routes";
 import onboardingRoutes from "./features/onboarding/routes";
-import { AuditLog } from "./lib/audit";
-import { type Clock, systemClock } from "./lib/clock";
-import { RateLimiter } from "./lib/rate-limit";
-import { type Mailer, outboxMailer, smtpMailer } from "./mail/mailer";
-import { registerErrorHandler } from "./plugins/error-handler";
-import { registerSessions } from "./plugins/session";
+import deps, { type DepsOptions } from "./plugins/deps";
+import errorHandler from "./plugins/error-handler";
+import housekeeping from "./plugins/housekeeping";
+import securityHeaders from "./plugins/security-headers";
+import session from "./plugins/session";
 import type { App } from "./types";
 
 export const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/web");
 
-export type AppOptions = {
-  config: Config;
-  database: Database;
-  mailer?: Mailer;
-  clock?: Clock;
-  logger?: FastifyServerOptions["logger"];
-};
-
-const SECURITY_HEADERS = {
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY",
-  "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
-};
+export type AppOptions = DepsOptions & { logger?: FastifyServerOptions["logger"] };
 
 /** Builds the whole server (API, web app, widget) without listening. The caller owns the database. */
-export async function buildApp(opts: AppOptions): Promise<App> {
-  const { config, database } = opts;
+export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
+  const { config } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: ["req.headers.cookie", "req.headers['x-xsrf-token']"] },
+    logger: logger ?? { level: config.logLevel, redact: ["req.headers.cookie", "req.headers['x-xsrf-token']"] },
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
     forceCloseConnections: "idle",
     return503OnClosing: true,
-  }).withTypeProvider<import("fastify-type-provider-zod").ZodTypeProvider>();
+  }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const clock = opts.clock ?? systemClock;
-  app.decorate("config", config);
-  app.decorate("db", database.db);
-  app.decorate("dbKind", database.kind);
-  app.decorate("clock", clock);
-  app.decorate(
-    "mailer",
-    opts.mailer ??
-      (config.smtpUrl
-        ? smtpMailer(config.smtpUrl, config.mailFrom)
-        : outboxMailer(config.dataDir, config.mailFrom, (line) => app.log.info(line))),
-  );
-  app.decorate("audit", new AuditLog(database.db, () => clock.now()));
-  app.decorate("limits", new RateLimiter(database.db));
-
-  registerErrorHandler(app);
+  await app.register(deps, opts);
+  await app.register(errorHandler);
   await app.register(cookie);
-  registerSessions(app);
-
-  app.addHook("onSend", async (request, reply) => {
-    reply.headers(SECURITY_HEADERS);
-    if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
-  });
+  await app.register(session);
+  await app.register(securityHeaders);
+  await app.register(housekeeping);
 
   await app.register(
     async (api) => {
@@ -117,24 +82,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     if (hasWeb && isPage && !path.extname(request.url.split("?")[0] ?? "")) {
       return reply.header("cache-control", "no-cache").sendFile("index.html");
     }
-    return reply.code(404).send({ message: MESSAGES.notFound });
+    return reply.code(404).send({ message: MESSAGES.notFound, code: ERROR_CODES.notFound });
   });
 
-  // Housekeeping: expired rows go; never the audit log.
-  const sweep = setInterval(() => {
-    const now = clock.now();
-    Promise.all([
-      database.db.delete(rateLimits).where(lt(rateLimits.expiresAt, now)),
-      database.db.delete(sessions).where(lt(sessions.expiresAt, now)),
-      database.db.delete(verificationTokens).where(lt(verificationTokens.expiresAt, now)),
-      database.db.delete(identityCodes).where(lt(identityCodes.expiresAt, new Date(now.getTime() - 86_400_000))),
-    ]).catch((err) => app.log.warn({ err }, "housekeeping failed"));
-  }, 10 * 60_000);
-  sweep.unref();
-  app.addHook("onClose", async () => {
-    clearInterval(sweep);
-    app.mailer.close();
-  });
-
-  return app as unknown as App;
+  return app;
 }

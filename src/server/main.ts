@@ -1,12 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { eq } from "drizzle-orm";
 import { buildApp, webRoot } from "./app";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
-import { users } from "./db/schema";
 import { ensureAdmin } from "./features/auth/admin-accounts";
+import { anyAdminExists } from "./features/auth/repository";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -32,8 +31,7 @@ async function main() {
     const result = await ensureAdmin(database.db, config.adminEmail, config.adminPassword, new Date());
     app.log.info(`Admin ${config.adminEmail}: ${result === "created" ? "created" : "already exists"}`);
   } else {
-    const [anyAdmin] = await database.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
-    if (!anyAdmin) {
+    if (!(await anyAdminExists(database.db))) {
       app.log.warn(
         "No admin account yet. Create one with: npm run admin -- create --email you@example.com " +
           "(or start with ADMIN_EMAIL and ADMIN_PASSWORD set).",
@@ -60,7 +58,7 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    `CallProof is running at ${config.publicUrl} (database: ${database.kind === "pglite" ? `embedded, in ${config.dataDir}` : "PostgreSQL"}; mail: ${config.smtpUrl ? "SMTP" : `dev outbox in ${path.join(config.dataDir, "outbox")}`})`,
+    `CallProof is running at ${config.publicUrl} (database: ${database.description}; mail: ${config.smtpUrl ? "SMTP" : `dev outbox in ${path.join(config.dataDir, "outbox")}`})`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { PAGE_SIZE } from "./constants";
 import { emailDomain, looksLikeDomain } from "./onboarding";
+import { pageOf } from "./paging";
 import { emailSchema } from "./validation";
 
 /** Texts of the admin dashboard's API. */
@@ -9,7 +9,6 @@ export const ADMIN_MESSAGES = {
     "Employer accounts need a company email address; public webmail addresses (such as gmail.com or outlook.com) are not accepted.",
   organisationExists: "An organisation with this email domain is already registered.",
   invitationSent: "Invitation sent.",
-  invalidId: "The id must be a positive whole number.",
   pendingNotFound: "No pending employer account with that id.",
   emailNotVerifiedYet: "This employer has not verified their email address yet.",
   accountActivated: "Account activated.",
@@ -19,7 +18,6 @@ export const ADMIN_MESSAGES = {
   invalidDomain: "Enter a valid domain, for example example.com.",
   domainDeactivated: (count: number, domain: string) =>
     `${count} account${count === 1 ? "" : "s"} with email domain "${domain}" deactivated.`,
-  invalidPage: "Page must be a whole number of 1 or more.",
 } as const;
 
 /**
@@ -124,43 +122,9 @@ export type AccountRecord = z.infer<typeof accountRecord>;
 
 export const accountList = z.array(accountRecord);
 
-/** `?q=&page=`: when either is given, list endpoints answer one page instead of the whole array. */
-export const listQuery = z.object({
-  q: z.string().trim().max(200, "The search text is too long.").optional(),
-  page: z
-    .string()
-    .regex(/^\d{1,7}$/, ADMIN_MESSAGES.invalidPage)
-    .transform(Number)
-    .refine((n) => n >= 1, ADMIN_MESSAGES.invalidPage)
-    .optional(),
-});
-export type ListQuery = z.infer<typeof listQuery>;
-
-/** One page of a list: `pageSize` is 10, `pages` at least 1. */
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({
-    items: z.array(item),
-    total: z.number(),
-    page: z.number(),
-    pageSize: z.number(),
-    pages: z.number(),
-  });
-}
-export type Page<T> = { items: T[]; total: number; page: number; pageSize: number; pages: number };
-export const LIST_PAGE_SIZE = PAGE_SIZE;
-
 export const activeEmployersAnswer = z.union([accountList, pageOf(accountRecord)]);
 
 export const statsAnswer = z.object({ totalGenerated: z.number(), totalVerified: z.number() });
-
-/** `:id` of a record: a positive whole number that fits a database integer. */
-export const idParams = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/, ADMIN_MESSAGES.invalidId)
-    .transform(Number)
-    .refine((n) => n <= 2_147_483_647, ADMIN_MESSAGES.invalidId),
-});
 
 export const domainSchema = z
   .string({ error: ADMIN_MESSAGES.domainRequired })
@@ -173,3 +137,6 @@ export const domainSchema = z
 /** POST /api/admin/deactivate-by-domain */
 export const deactivateByDomainBody = z.object({ domain: domainSchema });
 export const deactivateByDomainAnswer = z.object({ message: z.string(), count: z.number() });
+
+/** The web app's name for the page type; it lives in paging.ts. */
+export type { Page } from "./paging";

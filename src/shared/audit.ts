@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { organisationIdParam, pageNumber, pageOf } from "./paging";
 
 export const AUDIT_PAGE_SIZE = 50;
 /** Most rows one CSV export holds (newest first). */
@@ -6,8 +7,6 @@ export const AUDIT_CSV_MAX_ROWS = 50_000;
 
 export const AUDIT_MESSAGES = {
   invalidDate: "Dates must be ISO 8601, for example 2025-01-31 or 2025-01-31T12:00:00Z.",
-  invalidPage: "Page must be a whole number of 1 or more.",
-  invalidOrganisation: "organisationId must be a positive whole number.",
 } as const;
 
 const date = z
@@ -18,12 +17,6 @@ const date = z
     AUDIT_MESSAGES.invalidDate,
   );
 
-const page = z
-  .string()
-  .regex(/^\d{1,7}$/, AUDIT_MESSAGES.invalidPage)
-  .transform(Number)
-  .refine((n) => n >= 1, AUDIT_MESSAGES.invalidPage);
-
 /**
  * GET /api/admin/audit and /api/admin/audit.csv filters. `actor`: an e-mail (exact, any case);
  * `action`: an action ("admin.activate-account") or a prefix of dotted names ("admin");
@@ -32,19 +25,15 @@ const page = z
 export const auditQuery = z.object({
   actor: z.string().trim().toLowerCase().max(254).optional(),
   action: z.string().trim().max(100).optional(),
-  organisationId: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/, AUDIT_MESSAGES.invalidOrganisation)
-    .transform(Number)
-    .optional(),
+  organisationId: organisationIdParam.optional(),
   from: date.optional(),
   to: date.optional(),
-  page: page.optional(),
+  page: pageNumber.optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuery>;
 
 /** GET /api/employer/audit: the caller's organisation only. */
-export const employerAuditQuery = z.object({ page: page.optional() });
+export const employerAuditQuery = z.object({ page: pageNumber.optional() });
 
 export const auditEntry = z.object({
   id: z.number(),
@@ -60,10 +49,4 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
-export const auditPage = z.object({
-  items: z.array(auditEntry),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-  pages: z.number(),
-});
+export const auditPage = pageOf(auditEntry);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ROLES } from "./constants";
 import { emailSchema, newPasswordSchema } from "./validation";
 
 export const loginBody = z.object({
@@ -32,4 +33,13 @@ export const verifyEmailBody = z.object({
   token: z.string({ error: "The verification link is missing its token." }).min(1).max(200),
 });
 
-export const messageAnswer = z.object({ message: z.string() });
+const role = z.enum(ROLES);
+
+/** GET /api/auth/whoami and POST /api/auth/verify-2fa: the signed-in user's role. */
+export const roleAnswer = z.object({ role });
+
+/** POST /api/auth/verify-email: the account's role, and whether it still awaits activation. */
+export const verifyEmailAnswer = z.object({ role, pending: z.boolean() });
+
+/** GET /api/public-config */
+export const publicConfigAnswer = z.object({ supportEmail: z.string() });

@@ -1,10 +1,14 @@
-import { CODES_TEXT, VERIFY_WORDS_MAX_LENGTH } from "@shared/codes";
 import { z } from "zod";
+import { CODES_TEXT, VERIFY_WORDS_MAX_LENGTH } from "./codes";
+
+/**
+ * Request and answer schemas of the identity-code routes. Kept apart from codes.ts, which must stay
+ * free of zod for the widget's size budget.
+ */
 
 /**
  * `POST /api/verify` body. Shape errors (no `words`, not a string, blank, too long) are 400 and are
  * not look-ups; any other string is a look-up, answered 200 `verified: false` unless it is a live code.
- * (Kept on the server: the shared module must stay free of zod for the widget's size budget.)
  */
 export const verifyBody = z.object({
   words: z

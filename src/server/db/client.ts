@@ -1,26 +1,130 @@
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import type { SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema";
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** Raw statements beside Drizzle's query builder. Rows come back with timestamps as Date and bigints as number. */
+export type RawQueries = {
+  /** Runs a statement and returns its rows. */
+  rows<T>(query: SQL): Promise<T[]>;
+  /**
+   * Runs a hot-path statement with a query plan cached per connection under `label`. The statement's
+   * text must not vary between calls except through its parameters.
+   */
+  prepared<T>(label: string, query: SQL): Promise<T[]>;
+};
+
+/** The database as every repository sees it: Drizzle plus raw statements. Which engine runs is known only here. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema> & RawQueries;
+
+/** A database handle or an open transaction. */
+export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type Database = {
   db: Db;
-  kind: "pglite" | "postgres";
+  /** for people: "PostgreSQL" or "embedded, in <dir>" */
+  description: string;
   close(): Promise<void>;
 };
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
-/** Opens PGlite under dataDir (or in memory for "memory://") or a node-postgres pool; same Drizzle API for both. */
+const dialect = new PgDialect();
+type Param = string | number | boolean | null;
+type Field = { name: string; dataTypeID: number };
+
+const INT8 = 20;
+
+/** Rows as the engine gave them, with bigint (int8) columns as numbers. */
+function normalised<T>(rows: Record<string, unknown>[], fields: readonly Field[]): T[] {
+  const bigints = fields.filter((f) => f.dataTypeID === INT8).map((f) => f.name);
+  if (bigints.length > 0) {
+    for (const row of rows) {
+      for (const name of bigints) if (typeof row[name] === "string") row[name] = Number(row[name]);
+    }
+  }
+  return rows as T[];
+}
+
+/** A statement's name: its label plus a digest of its text, so a changed text is prepared afresh. */
+function statementName(label: string, text: string) {
+  return `${label}_${createHash("sha256").update(text).digest("hex").slice(0, 12)}`;
+}
+
+/** node-postgres: named statements, which it prepares on each connection at first use. */
+function postgresQueries(pool: pg.Pool): RawQueries {
+  return {
+    async rows<T>(query: SQL) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const result = await pool.query(text, params);
+      return normalised<T>(result.rows, result.fields);
+    },
+    async prepared<T>(label: string, query: SQL) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const result = await pool.query({ name: statementName(label, text), text, values: params as Param[] });
+      return normalised<T>(result.rows, result.fields);
+    },
+  };
+}
+
+/** A parameter as an SQL literal for EXECUTE (PGlite runs it in-process; pg's escaping handles quotes and backslashes). */
+function literal(value: Param): string {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error("non-finite number parameter");
+    return String(value);
+  }
+  return pg.escapeLiteral(value);
+}
+
+/**
+ * PGlite: PREPARE once, then EXECUTE (its query API has no named statements). Planning a statement
+ * of several CTEs can cost more than running it, so the hot paths plan once.
+ */
+function pgliteQueries(client: PGlite): RawQueries {
+  const statements = new Map<string, Promise<unknown>>();
+  return {
+    async rows<T>(query: SQL) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const result = await client.query<Record<string, unknown>>(text, params);
+      return normalised<T>(result.rows, result.fields);
+    },
+    async prepared<T>(label: string, query: SQL) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const name = statementName(label, text);
+      let prepared = statements.get(name);
+      if (!prepared) {
+        prepared = client.query(`prepare ${name} as ${text}`);
+        statements.set(name, prepared);
+        // A failed PREPARE is tried again next time.
+        prepared.catch(() => statements.delete(name));
+      }
+      await prepared;
+      // The simple protocol: one message, no parse/describe round of its own for this small statement.
+      const [result] = await client.exec(`execute ${name}(${(params as Param[]).map(literal).join(", ")})`);
+      return normalised<T>((result?.rows ?? []) as Record<string, unknown>[], result?.fields ?? []);
+    },
+  };
+}
+
+/** A new in-memory PGlite with every migration applied: tests clone it instead of migrating each time. */
+export async function migratedPglite(): Promise<PGlite> {
+  const client = await PGlite.create("memory://");
+  await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+  return client;
+}
+
+/** Opens PGlite under dataDir (or in memory for "memory://") or a node-postgres pool; same API for both. */
 export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir?: string;
@@ -30,7 +134,6 @@ export async function openDatabase(opts: {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // A dropped idle connection must not crash the process; the next query gets a fresh one.
     pool.on("error", () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
     const client = await pool.connect();
     try {
       // Several processes may start at once: one migrates, the others wait.
@@ -40,21 +143,18 @@ export async function openDatabase(opts: {
       await client.query("select pg_advisory_unlock(724011)").catch(() => {});
       client.release();
     }
-    return { db, kind: "postgres", close: () => pool.end() };
+    const db = Object.assign(drizzlePg(pool, { schema }), postgresQueries(pool)) as unknown as Db;
+    return { db, description: "PostgreSQL", close: () => pool.end() };
   }
+  const dir = opts.dataDir ?? "memory://";
   let client = opts.pglite;
   if (!client) {
-    const dir = opts.dataDir ?? "memory://";
     if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
     client = await PGlite.create(dir);
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder });
+  const orm = drizzlePglite(client, { schema });
+  await migratePglite(orm, { migrationsFolder });
+  const db = Object.assign(orm, pgliteQueries(client)) as unknown as Db;
   const c = client;
-  return { db, kind: "pglite", close: () => c.close() };
-}
-
-/** Rows of a raw `db.execute(sql...)` on either driver. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
+  return { db, description: `embedded, in ${dir}`, close: () => c.close() };
 }

@@ -1,7 +1,13 @@
-/** An error with a status and a message safe to show; the error handler turns it into `{message}`. */
+import { ERROR_CODES } from "@shared/error-codes";
+
+/**
+ * An error with a status, a stable machine code and a message safe to show; the error handler turns
+ * it into `{message, code}`. Each feature declares its own in its `errors.ts`.
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
+    readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -9,10 +15,8 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, message);
-export const unauthorized = (message: string) => new HttpError(401, message);
-export const forbidden = (message: string) => new HttpError(403, message);
-export const notFound = (message: string) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new HttpError(429, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+/** 429 with `Retry-After` (whole seconds, at least 1). */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new HttpError(429, ERROR_CODES.rateLimited, message, {
+    "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });

@@ -1,4 +1,6 @@
+import { MESSAGES } from "@shared/messages";
 import argon2 from "argon2";
+import { HttpError } from "./errors";
 
 /** OWASP's argon2id minimum: 19 MiB, 2 iterations, 1 lane. argon2 runs on libuv's thread pool, off the event loop. */
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
@@ -30,4 +32,9 @@ export async function isCommonPassword(password: string): Promise<boolean> {
     (m) => new Set((m.dictionary as Record<string, string[]>)["passwords-common"] ?? []),
   );
   return (await common).has(password.toLowerCase());
+}
+
+/** Refuses a common new password (400); the strength rules ran before, in the body schema. */
+export async function assertAcceptablePassword(password: string) {
+  if (await isCommonPassword(password)) throw new HttpError(400, "password.too_common", MESSAGES.passwordTooCommon);
 }

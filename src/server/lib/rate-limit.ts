@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
-import { type Db, rowsOf } from "../db/client";
+import type { Db } from "../db/client";
 
 export type LimitResult = { allowed: boolean; retryAfterSeconds: number };
+
+/** What the hit statement returns: whether the hit counted, and the oldest hit still in the window. */
+export type LimitRow = { allowed: boolean; oldest: Date | null };
 
 const iso = (d: Date) => d.toISOString();
 
@@ -15,28 +18,24 @@ export class RateLimiter {
 
   /** Counts a hit if fewer than `limit` lie inside the window; otherwise refuses it. */
   async hit(key: string, limit: number, windowMs: number, now: Date): Promise<LimitResult> {
-    const rows = rowsOf<{ allowed: boolean; oldest: string | Date | null }>(
-      await this.db.execute(hitStatement(key, limit, windowMs, now)),
-    );
+    const rows = await this.db.rows<LimitRow>(hitStatement(key, limit, windowMs, now));
     return toResult(rows[0], windowMs, now);
   }
 
   /** Whether a hit would be let through now, without counting one. */
   async peek(key: string, limit: number, windowMs: number, now: Date): Promise<LimitResult> {
     const cutoff = new Date(now.getTime() - windowMs);
-    const rows = rowsOf<{ n: number | string; oldest: string | Date | null }>(
-      await this.db.execute(sql`
-        select count(*) as n, min(h) as oldest
-        from rate_limits r, unnest(r.hits) h
-        where r.key = ${key} and h > ${iso(cutoff)}::timestamptz`),
-    );
-    const n = Number(rows[0]?.n ?? 0);
+    const rows = await this.db.rows<{ n: number; oldest: Date | null }>(sql`
+      select count(*) as n, min(h) as oldest
+      from rate_limits r, unnest(r.hits) h
+      where r.key = ${key} and h > ${iso(cutoff)}::timestamptz`);
+    const n = rows[0]?.n ?? 0;
     return toResult({ allowed: n < limit, oldest: rows[0]?.oldest ?? null }, windowMs, now);
   }
 
   /** Takes back one hit made at `at` (a counted attempt that turned out to be a success). */
   async release(key: string, at: Date): Promise<void> {
-    await this.db.execute(sql`
+    await this.db.rows(sql`
       update rate_limits set hits = (
         select coalesce(array_agg(h order by h), '{}'::timestamptz[]) from (
           select h, row_number() over (partition by h) as n from unnest(rate_limits.hits) h
@@ -46,7 +45,12 @@ export class RateLimiter {
 
   /** Forgets every hit of a key. */
   async reset(key: string): Promise<void> {
-    await this.db.execute(sql`delete from rate_limits where key = ${key}`);
+    await this.db.rows(sql`delete from rate_limits where key = ${key}`);
+  }
+
+  /** Drops the keys whose every hit has left its window. */
+  async deleteExpired(now: Date): Promise<void> {
+    await this.db.rows(sql`delete from rate_limits where expires_at < ${iso(now)}::timestamptz`);
   }
 }
 
@@ -67,16 +71,12 @@ export function hitStatement(key: string, limit: number, windowMs: number, now: 
 }
 
 /** Seconds until the oldest hit in the window leaves it (at least 1): the `Retry-After` of a refusal. */
-export function retryAfterSeconds(oldest: string | Date | null, windowMs: number, now: Date): number {
-  const start = oldest ? new Date(oldest).getTime() : now.getTime();
+export function retryAfterSeconds(oldest: Date | null, windowMs: number, now: Date): number {
+  const start = oldest ? oldest.getTime() : now.getTime();
   return Math.max(1, Math.ceil((start + windowMs - now.getTime()) / 1000));
 }
 
-function toResult(
-  row: { allowed: boolean; oldest: string | Date | null } | undefined,
-  windowMs: number,
-  now: Date,
-): LimitResult {
+function toResult(row: LimitRow | undefined, windowMs: number, now: Date): LimitResult {
   if (!row || row.allowed) return { allowed: true, retryAfterSeconds: 0 };
   return { allowed: false, retryAfterSeconds: retryAfterSeconds(row.oldest, windowMs, now) };
 }

@@ -1,17 +1,43 @@
+import type { Actor, SessionUser } from "@server/context";
+import * as repo from "@server/features/sessions/repository";
+import { hmac, randomToken, safeEqual, sha256 } from "@server/lib/crypto";
+import { HttpError } from "@server/lib/errors";
+import { ipKey } from "@server/lib/ip";
 import { SESSION } from "@shared/constants";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
-import { and, eq, gt } from "drizzle-orm";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { sessions, users } from "../db/schema";
-import { hmac, randomToken, safeEqual, sha256 } from "../lib/crypto";
-import { forbidden } from "../lib/errors";
-import { ipKey } from "../lib/ip";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 
 export const SESSION_COOKIE = "cp_session";
 export const CSRF_COOKIE = "XSRF-TOKEN";
 export const CSRF_HEADER = "x-xsrf-token";
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The widget's cross-origin call (POST /api/verify): cookies are neither read nor set,
+     * so no session, no CSRF token and no Origin check apply.
+     */
+    widget?: boolean;
+  }
+  interface FastifyRequest {
+    /** the signed-in, active user, or null */
+    user: SessionUser | null;
+    /** hash of the session token of this request, or null */
+    sessionHash: string | null;
+    /** the rate-limit key of the client address (IPv6 grouped by /64) */
+    clientKey: string;
+    /** who asks, as services take it */
+    readonly actor: Actor;
+    csrfCookieValid: boolean;
+  }
+  interface FastifyReply {
+    csrfIssued: boolean;
+  }
+}
 
 /** A CSRF token is `nonce.mac`, the mac binding it to the session (or to "no session"). */
 function csrfToken(secret: string, sessionHash: string | null, nonce = randomToken(16)) {
@@ -25,137 +51,107 @@ function csrfTokenValid(secret: string, sessionHash: string | null, token: strin
   return safeEqual(token, csrfToken(secret, sessionHash, nonce));
 }
 
-declare module "fastify" {
-  interface FastifyContextConfig {
-    /**
-     * The widget's cross-origin call (POST /api/verify): cookies are neither read nor set,
-     * so no session, no CSRF token and no Origin check apply.
-     */
-    widget?: boolean;
-  }
-  interface FastifyRequest {
-    csrfCookieValid: boolean;
-  }
-  interface FastifyReply {
-    csrfIssued: boolean;
-  }
-}
-
 /** Sessions (hashed opaque tokens, idle and absolute expiry) and signed double-submit CSRF with an Origin check. */
-export function registerSessions(app: FastifyInstance) {
-  const { config, clock, db } = app;
-  app.decorateRequest("user", null);
-  app.decorateRequest("sessionHash", null);
-  app.decorateRequest("clientKey", "");
-  app.decorateRequest("csrfCookieValid", false);
-  app.decorateReply("csrfIssued", false);
+export default fp(
+  async (app) => {
+    const { config, clock, db } = app.deps;
+    app.decorateRequest("user", null);
+    app.decorateRequest("sessionHash", null);
+    app.decorateRequest("clientKey", "");
+    app.decorateRequest("csrfCookieValid", false);
+    app.decorateRequest("actor", {
+      getter(this: FastifyRequest): Actor {
+        return { user: this.user, ip: this.ip, clientKey: this.clientKey, requestId: String(this.id) };
+      },
+    });
+    app.decorateReply("csrfIssued", false);
 
-  app.addHook("onRequest", async (request, reply) => {
-    request.clientKey = ipKey(request.ip);
-    if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
-    const token = request.cookies[SESSION_COOKIE];
-    if (token) {
-      const now = clock.now();
-      const hash = sha256(token);
-      const [row] = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          fullName: users.fullName,
-          role: users.role,
-          status: users.status,
-          organisationId: users.organisationId,
-          lastSeenAt: sessions.lastSeenAt,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(
-          and(
-            eq(sessions.tokenHash, hash),
-            gt(sessions.expiresAt, now),
-            gt(sessions.lastSeenAt, new Date(now.getTime() - SESSION.idleMs)),
-            eq(users.status, "active"),
-          ),
-        );
-      if (row) {
-        const { lastSeenAt, ...user } = row;
-        request.user = user;
-        request.sessionHash = hash;
-        if (now.getTime() - lastSeenAt.getTime() >= SESSION.touchEveryMs) {
-          await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, hash));
+    app.addHook("onRequest", async (request, reply) => {
+      request.clientKey = ipKey(request.ip);
+      if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) {
+        const now = clock.now();
+        const hash = sha256(token);
+        const row = await repo.findSessionUser(db, hash, now, new Date(now.getTime() - SESSION.idleMs));
+        if (row) {
+          const { lastSeenAt, ...user } = row;
+          request.user = user;
+          request.sessionHash = hash;
+          if (now.getTime() - lastSeenAt.getTime() >= SESSION.touchEveryMs) await repo.touchSession(db, hash, now);
+        } else {
+          clearSessionCookie(request, reply);
         }
-      } else {
-        clearSessionCookie(app, reply);
       }
-    }
-    request.csrfCookieValid = csrfTokenValid(config.appSecret, request.sessionHash, request.cookies[CSRF_COOKIE]);
+      request.csrfCookieValid = csrfTokenValid(config.appSecret, request.sessionHash, request.cookies[CSRF_COOKIE]);
 
-    if (UNSAFE.has(request.method)) {
-      const origin = request.headers.origin;
-      if (origin !== undefined && origin !== config.publicOrigin) throw forbidden(MESSAGES.foreignOrigin);
-      const header = request.headers[CSRF_HEADER];
-      const cookie = request.cookies[CSRF_COOKIE];
-      if (typeof header !== "string" || !cookie || !safeEqual(header, cookie) || !request.csrfCookieValid) {
-        throw forbidden(MESSAGES.csrfFailed);
+      if (UNSAFE.has(request.method)) {
+        const origin = request.headers.origin;
+        if (origin !== undefined && origin !== config.publicOrigin) {
+          throw new HttpError(403, ERROR_CODES.foreignOrigin, MESSAGES.foreignOrigin);
+        }
+        const header = request.headers[CSRF_HEADER];
+        const cookie = request.cookies[CSRF_COOKIE];
+        if (typeof header !== "string" || !cookie || !safeEqual(header, cookie) || !request.csrfCookieValid) {
+          throw new HttpError(403, ERROR_CODES.csrfFailed, MESSAGES.csrfFailed);
+        }
       }
-    }
-  });
+    });
 
-  app.addHook("onSend", async (request, reply) => {
-    if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
-    if (!request.csrfCookieValid && !reply.csrfIssued) issueCsrfCookie(app, reply, request.sessionHash);
-  });
-}
+    app.addHook("onSend", async (request, reply) => {
+      if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
+      if (!request.csrfCookieValid && !reply.csrfIssued) issueCsrfCookie(request, reply, request.sessionHash);
+    });
+  },
+  { name: "session", dependencies: ["deps", "@fastify/cookie"] },
+);
 
-export function issueCsrfCookie(app: FastifyInstance, reply: FastifyReply, sessionHash: string | null) {
+function issueCsrfCookie(request: FastifyRequest, reply: FastifyReply, sessionHash: string | null) {
+  const { config } = request.server.deps;
   reply.csrfIssued = true;
-  reply.setCookie(CSRF_COOKIE, csrfToken(app.config.appSecret, sessionHash), {
+  reply.setCookie(CSRF_COOKIE, csrfToken(config.appSecret, sessionHash), {
     path: "/",
     sameSite: "lax",
-    secure: app.config.secureCookies,
+    secure: config.secureCookies,
     httpOnly: false,
   });
 }
 
 /** Starts a new session for the user: a fresh token, its hash stored, the cookie set, CSRF re-bound. */
-export async function startSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, userId: number) {
-  const now = app.clock.now();
+export async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number) {
+  const { config, clock, db } = request.server.deps;
+  const now = clock.now();
   const token = randomToken(32);
   const hash = sha256(token);
   // A previous session on this browser ends: no session fixation.
-  if (request.sessionHash) await app.db.delete(sessions).where(eq(sessions.tokenHash, request.sessionHash));
-  await app.db.insert(sessions).values({
+  if (request.sessionHash) await repo.deleteSession(db, request.sessionHash);
+  await repo.insertSession(db, {
     tokenHash: hash,
     userId,
-    createdAt: now,
-    lastSeenAt: now,
+    now,
     expiresAt: new Date(now.getTime() + SESSION.absoluteMs),
   });
   reply.setCookie(SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
-    secure: app.config.secureCookies,
+    secure: config.secureCookies,
     maxAge: SESSION.absoluteMs / 1000,
   });
   request.sessionHash = hash;
-  issueCsrfCookie(app, reply, hash);
+  issueCsrfCookie(request, reply, hash);
 }
 
 /** Ends this request's session, if any. */
-export async function endSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-  if (request.sessionHash) await app.db.delete(sessions).where(eq(sessions.tokenHash, request.sessionHash));
+export async function endSession(request: FastifyRequest, reply: FastifyReply) {
+  if (request.sessionHash) await repo.deleteSession(request.server.deps.db, request.sessionHash);
   request.sessionHash = null;
   request.user = null;
-  clearSessionCookie(app, reply);
-  issueCsrfCookie(app, reply, null);
+  clearSessionCookie(request, reply);
+  issueCsrfCookie(request, reply, null);
 }
 
-/** Ends every session of a user (password reset, deactivation). */
-export async function endAllSessions(app: FastifyInstance, userId: number) {
-  await app.db.delete(sessions).where(eq(sessions.userId, userId));
-}
-
-function clearSessionCookie(app: FastifyInstance, reply: FastifyReply) {
-  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: app.config.secureCookies });
+function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
+  const secure = request.server.deps.config.secureCookies;
+  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure });
 }

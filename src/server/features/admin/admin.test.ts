@@ -1,9 +1,9 @@
 import { sessions, users } from "@server/db/schema";
 import { ADMIN_MESSAGES } from "@shared/admin";
+import { auditRows, createEmployee, createEmployer, signInAdmin } from "@test/fixtures";
 import { Browser, buildTestApp, createUser, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditRows, createEmployee, createEmployer, signInAdmin } from "../onboarding/test-support";
 
 describe("admin API", () => {
   let t: TestApp;

@@ -1,8 +1,9 @@
-import { type Db, rowsOf } from "@server/db/client";
+import type { Db } from "@server/db/client";
 import { organisations, sessions, users } from "@server/db/schema";
+import { deleteSessionsOf } from "@server/features/sessions/repository";
+import { containsPattern } from "@server/lib/paging";
 import type { AccountRecord } from "@shared/admin";
 import { and, asc, count, eq, ilike, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
-import { containsPattern } from "./paging";
 
 const accountColumns = {
   id: users.id,
@@ -72,7 +73,7 @@ export async function deactivateEmployer(db: Db, id: number, now: Date) {
       .set({ status: "deactivated", deactivatedAt: now })
       .where(and(eq(users.id, id), eq(users.role, "superuser"), ne(users.status, "deactivated")))
       .returning({ id: users.id, email: users.email, organisationId: users.organisationId });
-    if (row) await tx.delete(sessions).where(eq(sessions.userId, row.id));
+    if (row) await deleteSessionsOf(tx, row.id);
     return row;
   });
 }
@@ -82,8 +83,7 @@ export async function deactivateEmployer(db: Db, id: number, now: Date) {
  * in one statement. Admin accounts (and so the caller) are never touched. Returns the ids deactivated.
  */
 export async function deactivateDomain(db: Db, domain: string, now: Date, callerId: number): Promise<number[]> {
-  const rows = rowsOf<{ id: number }>(
-    await db.execute(sql`
+  const rows = await db.rows<{ id: number }>(sql`
       with gone as (
         update ${users} set status = 'deactivated', deactivated_at = ${now.toISOString()}::timestamptz
         where role in ('superuser', 'client') and status <> 'deactivated' and id <> ${callerId}
@@ -92,9 +92,8 @@ export async function deactivateDomain(db: Db, domain: string, now: Date, caller
       ), ended as (
         delete from ${sessions} where user_id in (select id from gone)
       )
-      select id from gone order by id`),
-  );
-  return rows.map((r) => Number(r.id));
+      select id from gone order by id`);
+  return rows.map((r) => r.id);
 }
 
 export async function stats(db: Db) {

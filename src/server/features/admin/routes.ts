@@ -1,4 +1,4 @@
-import { requireRole } from "@server/plugins/guards";
+import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import {
   accountList,
@@ -7,76 +7,62 @@ import {
   deactivateByDomainBody,
   generateEmployerCodeAnswer,
   generateEmployerCodeBody,
-  idParams,
-  listQuery,
   statsAnswer,
 } from "@shared/admin";
-import { messageAnswer } from "@shared/auth";
-import { requireRoleAudited } from "../audit/actions";
+import { messageAnswer } from "@shared/answers";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { idParams, listQuery } from "@shared/paging";
 import { inviteEmployer } from "../onboarding/service";
-import {
-  activateAccount,
-  activeEmployers,
-  deactivateByDomain,
-  deactivateEmployer,
-  pendingAccounts,
-  stats,
-} from "./service";
+import * as admin from "./service";
 
 /** The admin dashboard's API: every route is admin-only (401 signed out, 403 other roles). */
 export default async function adminRoutes(app: App) {
   const adminOnly = requireRole("admin");
-  const audited = (action: string) => requireRoleAudited(app, action, "admin");
+  const idAction = { params: idParams, response: { 200: messageAnswer } };
 
   app.get("/admin/stats", { preValidation: adminOnly, schema: { response: { 200: statsAnswer } } }, async () =>
-    stats(app),
+    admin.stats(app.deps),
   );
 
   app.get(
     "/admin/pending-accounts",
     { preValidation: adminOnly, schema: { response: { 200: accountList } } },
-    async () => pendingAccounts(app),
+    async () => admin.pendingAccounts(app.deps),
   );
 
   app.get(
     "/admin/active-employers",
     { preValidation: adminOnly, schema: { querystring: listQuery, response: { 200: activeEmployersAnswer } } },
-    async (request) => activeEmployers(app, request.query),
+    async (request) => admin.activeEmployers(app.deps, request.query),
   );
 
   app.post(
     "/admin/generate-employer-access-code",
     {
-      preValidation: audited("admin.invite-employer"),
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.inviteEmployer, "admin"),
       schema: { body: generateEmployerCodeBody, response: { 200: generateEmployerCodeAnswer } },
     },
-    async (request) => inviteEmployer(app, request, request.body.email),
+    async (request) => inviteEmployer(app.deps, request.actor, request.body),
   );
 
   app.post(
     "/admin/activate-account/:id",
-    {
-      preValidation: audited("admin.activate-account"),
-      schema: { params: idParams, response: { 200: messageAnswer } },
-    },
-    async (request) => activateAccount(app, request, request.params.id),
+    { preValidation: requireRoleAudited(AUDIT_ACTIONS.activateAccount, "admin"), schema: idAction },
+    async (request) => admin.activateAccount(app.deps, request.actor, request.params),
   );
 
   app.post(
     "/admin/deactivate-employer/:id",
-    {
-      preValidation: audited("admin.deactivate-employer"),
-      schema: { params: idParams, response: { 200: messageAnswer } },
-    },
-    async (request) => deactivateEmployer(app, request, request.params.id),
+    { preValidation: requireRoleAudited(AUDIT_ACTIONS.deactivateEmployer, "admin"), schema: idAction },
+    async (request) => admin.deactivateEmployer(app.deps, request.actor, request.params),
   );
 
   app.post(
     "/admin/deactivate-by-domain",
     {
-      preValidation: audited("admin.deactivate-by-domain"),
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.deactivateByDomain, "admin"),
       schema: { body: deactivateByDomainBody, response: { 200: deactivateByDomainAnswer } },
     },
-    async (request) => deactivateByDomain(app, request, request.body.domain),
+    async (request) => admin.deactivateByDomain(app.deps, request.actor, request.body),
   );
 }

@@ -1,79 +1,78 @@
-import { conflict, notFound } from "@server/lib/errors";
+import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
+import { loadPage } from "@server/lib/paging";
 import { employerActivatedMail } from "@server/mail/templates";
-import { currentUser } from "@server/plugins/guards";
-import type { App } from "@server/types";
-import { type AccountRecord, ADMIN_MESSAGES, LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/admin";
+import { type AccountRecord, ADMIN_MESSAGES } from "@shared/admin";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/paging";
 import { paths } from "@shared/paths";
-import type { FastifyRequest } from "fastify";
-import { actorOf } from "../audit/actions";
-import { findUserById } from "../auth/users";
+import { findUserById } from "../auth/repository";
 import { findOrganisationByDomain } from "../onboarding/repository";
-import { pageEnvelope } from "./paging";
+import { adminErrors } from "./errors";
 import * as repo from "./repository";
 
 /** Pending employer accounts whose e-mail is verified, oldest first. */
-export function pendingAccounts(app: App) {
-  return repo.listEmployers(app.db, "pending");
+export function pendingAccounts(deps: Deps) {
+  return repo.listEmployers(deps.db, "pending");
 }
 
 /**
- * Active employer accounts: the whole list (the contract's plain array) or, when `q` or `page` is
- * given, one page of 10 searched by full name, e-mail or website.
+ * Active employer accounts: the whole list (a plain array) or, when `q` or `page` is given, one page
+ * of 10 searched by full name, e-mail or website.
  */
-export async function activeEmployers(app: App, query: ListQuery): Promise<AccountRecord[] | Page<AccountRecord>> {
-  if (query.q === undefined && query.page === undefined) return repo.listEmployers(app.db, "active");
-  const page = query.page ?? 1;
+export async function activeEmployers(deps: Deps, query: ListQuery): Promise<AccountRecord[] | Page<AccountRecord>> {
+  if (query.q === undefined && query.page === undefined) return repo.listEmployers(deps.db, "active");
   const q = query.q || undefined;
-  const [items, total] = await Promise.all([
-    repo.listEmployers(app.db, "active", { q, limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE }),
-    repo.countEmployers(app.db, "active", q),
-  ]);
-  return pageEnvelope(items, total, page, LIST_PAGE_SIZE);
+  return loadPage(
+    query.page ?? 1,
+    LIST_PAGE_SIZE,
+    (slice) => repo.listEmployers(deps.db, "active", { q, ...slice }),
+    () => repo.countEmployers(deps.db, "active", q),
+  );
 }
 
-export function stats(app: App) {
-  return repo.stats(app.db);
+export function stats(deps: Deps) {
+  return repo.stats(deps.db);
 }
 
 /** Activates a pending employer (its e-mail verified) and tells it by e-mail. */
-export async function activateAccount(app: App, request: FastifyRequest, id: number) {
-  const audit = { ...actorOf(request), action: "admin.activate-account", target: String(id) };
-  const activated = await repo.activateEmployer(app.db, id, app.clock.now());
+export async function activateAccount(deps: Deps, actor: Actor, input: { id: number }) {
+  const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.activateAccount, target: String(input.id) };
+  const activated = await repo.activateEmployer(deps.db, input.id, deps.clock.now());
   if (!activated) {
-    const user = await findUserById(app.db, id);
+    const user = await findUserById(deps.db, input.id);
     const unverified = user?.role === "superuser" && user.status === "pending" && !user.emailVerifiedAt;
-    await app.audit.record({
+    await deps.audit.record({
       ...audit,
       outcome: "failure",
       organisationId: user?.organisationId,
       detail: { reason: unverified ? "email not verified" : "not a pending employer" },
     });
-    throw unverified ? conflict(ADMIN_MESSAGES.emailNotVerifiedYet) : notFound(ADMIN_MESSAGES.pendingNotFound);
+    throw unverified ? adminErrors.emailNotVerifiedYet() : adminErrors.pendingNotFound();
   }
-  await app.audit.record({
+  await deps.audit.record({
     ...audit,
     outcome: "success",
     organisationId: activated.organisationId,
     detail: { email: activated.email },
   });
   try {
-    await app.mailer.send(employerActivatedMail(activated.email, `${app.config.publicUrl}${paths.login}`));
+    await deps.mailer.send(employerActivatedMail(activated.email, `${deps.config.publicUrl}${paths.login}`));
   } catch (err) {
     // The activation stands; the courtesy mail is not worth failing it for.
-    request.log.warn({ err }, "activation mail not sent");
+    deps.log.warn({ err, requestId: actor.requestId }, "activation mail not sent");
   }
   return { message: ADMIN_MESSAGES.accountActivated };
 }
 
 /** Deactivates an employer account (pending or active); its sessions end at once. */
-export async function deactivateEmployer(app: App, request: FastifyRequest, id: number) {
-  const audit = { ...actorOf(request), action: "admin.deactivate-employer", target: String(id) };
-  const gone = await repo.deactivateEmployer(app.db, id, app.clock.now());
+export async function deactivateEmployer(deps: Deps, actor: Actor, input: { id: number }) {
+  const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.deactivateEmployer, target: String(input.id) };
+  const gone = await repo.deactivateEmployer(deps.db, input.id, deps.clock.now());
   if (!gone) {
-    await app.audit.record({ ...audit, outcome: "failure", detail: { reason: "not an active or pending employer" } });
-    throw notFound(ADMIN_MESSAGES.employerNotFound);
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not an active or pending employer" } });
+    throw adminErrors.employerNotFound();
   }
-  await app.audit.record({
+  await deps.audit.record({
     ...audit,
     outcome: "success",
     organisationId: gone.organisationId,
@@ -83,13 +82,14 @@ export async function deactivateEmployer(app: App, request: FastifyRequest, id: 
 }
 
 /** Deactivates every employer and employee at exactly this e-mail domain; admins are never affected. */
-export async function deactivateByDomain(app: App, request: FastifyRequest, domain: string) {
-  const admin = currentUser(request);
-  const ids = await repo.deactivateDomain(app.db, domain, app.clock.now(), admin.id);
-  const organisation = await findOrganisationByDomain(app.db, domain);
-  await app.audit.record({
-    ...actorOf(request),
-    action: "admin.deactivate-by-domain",
+export async function deactivateByDomain(deps: Deps, actor: Actor, input: { domain: string }) {
+  const { domain } = input;
+  const admin = signedIn(actor);
+  const ids = await repo.deactivateDomain(deps.db, domain, deps.clock.now(), admin.id);
+  const organisation = await findOrganisationByDomain(deps.db, domain);
+  await deps.audit.record({
+    ...auditActor(actor),
+    action: AUDIT_ACTIONS.deactivateByDomain,
     target: domain,
     organisationId: organisation?.id ?? null,
     outcome: "success",

@@ -1,8 +1,8 @@
 import { auditLog } from "@server/db/schema";
+import { createEmployee, createEmployer, insertAuditEntry, signInAdmin } from "@test/fixtures";
 import { Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmployee, createEmployer, signInAdmin } from "../onboarding/test-support";
 import { csvCell, toCsv } from "./service";
 
 describe("audit log API", () => {
@@ -20,7 +20,7 @@ describe("audit log API", () => {
     // 60 events in org A a minute apart, 3 in org B, one with hostile text
     for (let i = 0; i < 60; i++) {
       t.clock.set(start.getTime() + (i + 1) * 60_000);
-      await t.app.audit.record({
+      await insertAuditEntry(t, {
         action: "test.bulk",
         outcome: "success",
         organisationId: orgA.org.id,
@@ -29,14 +29,14 @@ describe("audit log API", () => {
       });
     }
     for (let i = 0; i < 3; i++) {
-      await t.app.audit.record({
+      await insertAuditEntry(t, {
         action: "test.other",
         outcome: "failure",
         organisationId: orgB.org.id,
         actorEmail: "b@b.example",
       });
     }
-    await t.app.audit.record({
+    await insertAuditEntry(t, {
       action: "test.hostile",
       outcome: "success",
       actorEmail: '=HYPERLINK("http://evil")',

@@ -1,5 +1,6 @@
 import type { Db } from "@server/db/client";
 import { auditLog } from "@server/db/schema";
+import { escapeLike } from "@server/lib/paging";
 import type { AuditEntry } from "@shared/audit";
 import { and, count, desc, eq, gte, like, lt, or, type SQL } from "drizzle-orm";
 
@@ -11,8 +12,6 @@ export type AuditFilter = {
   /** exclusive */
   until?: Date;
 };
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function where(f: AuditFilter): SQL | undefined {
   return and(

@@ -1,30 +1,24 @@
-import { notFound } from "@server/lib/errors";
-import { currentUser, requireRole } from "@server/plugins/guards";
+import { requireRole } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { auditPage as auditPageSchema, auditQuery, employerAuditQuery } from "@shared/audit";
-import { EMPLOYER_MESSAGES } from "@shared/employer";
-import { auditCsv, auditPage, filterOf } from "./service";
+import { auditPage, auditQuery, employerAuditQuery } from "@shared/audit";
+import * as audit from "./service";
 
 /** Reading the append-only audit log: the admin sees everything, an employer its own organisation. */
 export default async function auditRoutes(app: App) {
   app.get(
     "/admin/audit",
-    { preValidation: requireRole("admin"), schema: { querystring: auditQuery, response: { 200: auditPageSchema } } },
-    async (request) => {
-      const { page, ...filters } = request.query;
-      return auditPage(app, filterOf(filters), page);
-    },
+    { preValidation: requireRole("admin"), schema: { querystring: auditQuery, response: { 200: auditPage } } },
+    async (request) => audit.auditPage(app.deps, request.query),
   );
 
   app.get(
     "/admin/audit.csv",
     { preValidation: requireRole("admin"), schema: { querystring: auditQuery.omit({ page: true }) } },
     async (request, reply) => {
-      const csv = await auditCsv(app, filterOf(request.query));
-      const stamp = app.clock.now().toISOString().slice(0, 10);
+      const { csv, fileName } = await audit.auditCsv(app.deps, request.query);
       return reply
         .type("text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="callproof-audit-${stamp}.csv"`)
+        .header("content-disposition", `attachment; filename="${fileName}"`)
         .send(csv);
     },
   );
@@ -33,12 +27,8 @@ export default async function auditRoutes(app: App) {
     "/employer/audit",
     {
       preValidation: requireRole("superuser"),
-      schema: { querystring: employerAuditQuery, response: { 200: auditPageSchema } },
+      schema: { querystring: employerAuditQuery, response: { 200: auditPage } },
     },
-    async (request) => {
-      const user = currentUser(request);
-      if (!user.organisationId) throw notFound(EMPLOYER_MESSAGES.noOrganisation);
-      return auditPage(app, { organisationId: user.organisationId }, request.query.page);
-    },
+    async (request) => audit.organisationAuditPage(app.deps, request.actor, request.query),
   );
 }

@@ -1,6 +1,7 @@
-import type { App } from "@server/types";
+import { type Actor, type Deps, signedIn } from "@server/context";
+import { loadPage } from "@server/lib/paging";
 import { AUDIT_CSV_MAX_ROWS, AUDIT_PAGE_SIZE, type AuditEntry, type AuditQuery } from "@shared/audit";
-import { pageEnvelope } from "../admin/paging";
+import { auditErrors } from "./errors";
 import { type AuditFilter, countEvents, listEvents } from "./repository";
 
 const DAY_MS = 86_400_000;
@@ -22,13 +23,26 @@ export function filterOf(query: Omit<AuditQuery, "page">): AuditFilter {
   };
 }
 
-/** One page (50) of audit events, newest first. */
-export async function auditPage(app: App, filter: AuditFilter, page = 1) {
-  const [items, total] = await Promise.all([
-    listEvents(app.db, filter, AUDIT_PAGE_SIZE, (page - 1) * AUDIT_PAGE_SIZE),
-    countEvents(app.db, filter),
-  ]);
-  return pageEnvelope(items, total, page, AUDIT_PAGE_SIZE);
+/** One page (50) of audit events, newest first, filtered as the admin asks. */
+export function auditPage(deps: Deps, query: AuditQuery) {
+  const { page, ...filters } = query;
+  return eventsPage(deps, filterOf(filters), page);
+}
+
+/** One page of the events of the employer's own organisation. */
+export function organisationAuditPage(deps: Deps, actor: Actor, input: { page?: number }) {
+  const { organisationId } = signedIn(actor);
+  if (!organisationId) throw auditErrors.noOrganisation();
+  return eventsPage(deps, { organisationId }, input.page);
+}
+
+function eventsPage(deps: Deps, filter: AuditFilter, page = 1) {
+  return loadPage(
+    page,
+    AUDIT_PAGE_SIZE,
+    ({ limit, offset }) => listEvents(deps.db, filter, limit, offset),
+    () => countEvents(deps.db, filter),
+  );
 }
 
 const CSV_COLUMNS = [
@@ -62,7 +76,9 @@ export function toCsv(rows: AuditEntry[]): string {
   return `${lines.join("\r\n")}\r\n`;
 }
 
-/** The filtered events as CSV, newest first, at most 50,000 rows. */
-export async function auditCsv(app: App, filter: AuditFilter) {
-  return toCsv(await listEvents(app.db, filter, AUDIT_CSV_MAX_ROWS));
+/** The filtered events as CSV, newest first, at most 50,000 rows, with the file name to save it under. */
+export async function auditCsv(deps: Deps, query: Omit<AuditQuery, "page">) {
+  const csv = toCsv(await listEvents(deps.db, filterOf(query), AUDIT_CSV_MAX_ROWS));
+  const stamp = deps.clock.now().toISOString().slice(0, 10);
+  return { csv, fileName: `callproof-audit-${stamp}.csv` };
 }

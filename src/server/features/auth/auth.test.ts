@@ -1,4 +1,5 @@
 import { auditLog, sessions, users, verificationTokens } from "@server/db/schema";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import { Browser, buildTestApp, createUser, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { eq } from "drizzle-orm";
@@ -41,7 +42,7 @@ describe("sign-in, step 1 (password)", () => {
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
-    expect(wrong.json()).toEqual({ message: MESSAGES.invalidCredentials });
+    expect(wrong.json()).toEqual({ message: MESSAGES.invalidCredentials, code: "auth.invalid_credentials" });
     expect(t.mail.to(u.email)).toHaveLength(0);
   });
 
@@ -359,7 +360,7 @@ describe("password reset", () => {
 describe("e-mail verification", () => {
   it("verifies through the e-mailed link once; an employer stays pending", async () => {
     const employer = await createUser(t, { role: "superuser", status: "pending", verified: false });
-    await sendVerificationEmail(t.app, employer);
+    await sendVerificationEmail(t.app.deps, employer);
     const link = await t.mail.link(employer.email, "/verify-email?");
     expect(link.searchParams.get("email")).toBe(employer.email);
     const body = { email: employer.email, token: link.searchParams.get("token") };
@@ -370,7 +371,7 @@ describe("e-mail verification", () => {
     expect((await passwordStep(freshBrowser(), employer.email)).json().message).toBe(MESSAGES.accountPending);
 
     const client = await createUser(t, { verified: false });
-    await sendVerificationEmail(t.app, client);
+    await sendVerificationEmail(t.app.deps, client);
     const clink = await t.mail.link(client.email, "/verify-email?");
     const wrong = await freshBrowser().post("/api/auth/verify-email", {
       email: employer.email,
@@ -443,7 +444,7 @@ describe("bad input never changes anything and never yields a 5xx", () => {
     const res = await freshBrowser().get("/api/no-such-thing");
     expect(res.statusCode).toBe(404);
     expect(res.headers["content-type"]).toContain("application/json");
-    expect(res.json()).toEqual({ message: MESSAGES.notFound });
+    expect(res.json()).toEqual({ message: MESSAGES.notFound, code: ERROR_CODES.notFound });
     const post = await freshBrowser().post("/api/no-such-thing", {});
     expect(post.statusCode).toBe(404);
   });

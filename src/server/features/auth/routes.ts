@@ -1,37 +1,68 @@
-import { unauthorized } from "@server/lib/errors";
+import { signedIn } from "@server/context";
 import { requireUser } from "@server/plugins/guards";
+import { endSession, startSession } from "@server/plugins/session";
 import type { App } from "@server/types";
-import { forgotPasswordBody, loginBody, resetPasswordBody, verify2faBody, verifyEmailBody } from "@shared/auth";
-import { MESSAGES } from "@shared/messages";
-import { codeStep, forgotPassword, passwordStep, resetPassword, signOut, verifyEmail } from "./service";
+import { messageAnswer } from "@shared/answers";
+import {
+  forgotPasswordBody,
+  loginBody,
+  publicConfigAnswer,
+  resetPasswordBody,
+  roleAnswer,
+  verify2faBody,
+  verifyEmailAnswer,
+  verifyEmailBody,
+} from "@shared/auth";
+import * as auth from "./service";
 
 export default async function authRoutes(app: App) {
-  app.get("/auth/whoami", async (request) => {
-    if (!request.user) throw unauthorized(MESSAGES.notSignedIn);
-    return { role: request.user.role };
-  });
+  app.get("/auth/whoami", { schema: { response: { 200: roleAnswer } } }, async (request) => ({
+    role: signedIn(request.actor).role,
+  }));
 
-  app.post("/auth/login", { schema: { body: loginBody } }, async (request) =>
-    passwordStep(app, request, request.body.email, request.body.password),
+  app.post("/auth/login", { schema: { body: loginBody, response: { 200: messageAnswer } } }, async (request) =>
+    auth.passwordStep(app.deps, request.actor, request.body),
   );
 
-  app.post("/auth/verify-2fa", { schema: { body: verify2faBody } }, async (request, reply) =>
-    codeStep(app, request, reply, request.body.email, request.body.code),
+  app.post(
+    "/auth/verify-2fa",
+    { schema: { body: verify2faBody, response: { 200: roleAnswer } } },
+    async (request, reply) => {
+      const { userId, role } = await auth.codeStep(app.deps, request.actor, request.body);
+      await startSession(request, reply, userId);
+      return { role };
+    },
   );
 
-  app.post("/auth/logout", { preHandler: requireUser }, async (request, reply) => signOut(app, request, reply));
-
-  app.post("/auth/forgot-password", { schema: { body: forgotPasswordBody } }, async (request) =>
-    forgotPassword(app, request, request.body.email),
+  app.post(
+    "/auth/logout",
+    { preHandler: requireUser, schema: { response: { 200: messageAnswer } } },
+    async (request, reply) => {
+      const actor = request.actor;
+      await endSession(request, reply);
+      return auth.signOut(app.deps, actor);
+    },
   );
 
-  app.post("/auth/reset-password", { schema: { body: resetPasswordBody } }, async (request) =>
-    resetPassword(app, request, request.body.token, request.body.newPassword),
+  app.post(
+    "/auth/forgot-password",
+    { schema: { body: forgotPasswordBody, response: { 200: messageAnswer } } },
+    async (request) => auth.forgotPassword(app.deps, request.actor, request.body),
   );
 
-  app.post("/auth/verify-email", { schema: { body: verifyEmailBody } }, async (request) =>
-    verifyEmail(app, request, request.body.email, request.body.token),
+  app.post(
+    "/auth/reset-password",
+    { schema: { body: resetPasswordBody, response: { 200: messageAnswer } } },
+    async (request) => auth.resetPassword(app.deps, request.actor, request.body),
   );
 
-  app.get("/public-config", async () => ({ supportEmail: app.config.supportEmail }));
+  app.post(
+    "/auth/verify-email",
+    { schema: { body: verifyEmailBody, response: { 200: verifyEmailAnswer } } },
+    async (request) => auth.verifyEmail(app.deps, request.actor, request.body),
+  );
+
+  app.get("/public-config", { schema: { response: { 200: publicConfigAnswer } } }, async () => ({
+    supportEmail: app.deps.config.supportEmail,
+  }));
 }

@@ -1,17 +1,17 @@
-import { users } from "@server/db/schema";
+import { type Actor, type Deps, signedIn } from "@server/context";
 import { randomDigits, randomToken } from "@server/lib/crypto";
-import { badRequest, forbidden, tooManyRequests, unauthorized } from "@server/lib/errors";
-import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from "@server/lib/passwords";
+import type { HttpError } from "@server/lib/errors";
+import { assertAcceptablePassword, hashPassword, verifyAgainstDummy, verifyPassword } from "@server/lib/passwords";
 import { passwordResetMail, signInCodeMail, verifyEmailMail } from "@server/mail/templates";
-import { endAllSessions, endSession, startSession } from "@server/plugins/session";
-import type { App } from "@server/types";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { SIGN_IN, TOKEN_LIFETIME } from "@shared/constants";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
-import { eq } from "drizzle-orm";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import { deleteSessionsOf } from "../sessions/repository";
+import { authErrors } from "./errors";
+import * as repo from "./repository";
 import { VerificationTokens } from "./tokens";
-import { findUserByEmail, findUserById, type UserRow } from "./users";
 
 const FORGOT_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
 const FORGOT_PER_ACCOUNT = { limit: 3, windowMs: 15 * 60_000 };
@@ -21,248 +21,199 @@ const VERIFY_RESEND = { limit: 3, windowMs: 15 * 60_000 };
 
 const failKeys = (email: string, clientKey: string) => [`signin-fail:acct:${email}`, `signin-fail:ip:${clientKey}`];
 
-function tokens(app: App) {
-  return new VerificationTokens(app.db, app.config.appSecret);
-}
-
-/** Refuses a weak or common new password with the message of the form it came from. */
-export async function assertAcceptablePassword(password: string) {
-  if (await isCommonPassword(password)) throw badRequest(MESSAGES.passwordTooCommon);
+function tokens(deps: Deps) {
+  return new VerificationTokens(deps.db, deps.config.appSecret);
 }
 
 /** Why an account with the right password still may not sign in, or null. */
-function signInRefusal(user: UserRow): string | null {
-  if (user.status === "deactivated") return MESSAGES.accountDeactivated;
-  if (!user.emailVerifiedAt) return MESSAGES.emailNotVerified;
-  if (user.status === "pending") return MESSAGES.accountPending;
+function signInRefusal(user: repo.UserRow): HttpError | null {
+  if (user.status === "deactivated") return authErrors.accountDeactivated();
+  if (!user.emailVerifiedAt) return authErrors.emailNotVerified();
+  if (user.status === "pending") return authErrors.accountPending();
   return null;
 }
 
 /** Step 1: checks the password and e-mails a 6-digit code. Unknown e-mails get the wrong-password answer. */
-export async function passwordStep(app: App, request: FastifyRequest, email: string, password: string) {
-  const now = app.clock.now();
-  const [acctKey, ipKey] = failKeys(email, request.clientKey) as [string, string];
+export async function passwordStep(deps: Deps, actor: Actor, input: { email: string; password: string }) {
+  const { email, password } = input;
+  const now = deps.clock.now();
+  const [acctKey, ipKey] = failKeys(email, actor.clientKey) as [string, string];
   const { failureWindowMs, maxFailuresPerAccount, maxFailuresPerIp } = SIGN_IN;
+  const audit = { action: AUDIT_ACTIONS.login, actorEmail: email, ip: actor.ip };
   const [acct, ip] = await Promise.all([
-    app.limits.peek(acctKey, maxFailuresPerAccount, failureWindowMs, now),
-    app.limits.peek(ipKey, maxFailuresPerIp, failureWindowMs, now),
+    deps.limits.peek(acctKey, maxFailuresPerAccount, failureWindowMs, now),
+    deps.limits.peek(ipKey, maxFailuresPerIp, failureWindowMs, now),
   ]);
   if (!acct.allowed || !ip.allowed) {
-    await app.audit.record({
-      action: "auth.login",
-      outcome: "denied",
-      actorEmail: email,
-      ip: request.ip,
-      detail: { reason: "throttled" },
-    });
-    throw tooManyRequests(MESSAGES.tooManyAttempts, Math.max(acct.retryAfterSeconds, ip.retryAfterSeconds));
+    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "throttled" } });
+    throw authErrors.tooManyAttempts(Math.max(acct.retryAfterSeconds, ip.retryAfterSeconds));
   }
 
-  const user = await findUserByEmail(app.db, email);
+  const user = await repo.findUserByEmail(deps.db, email);
   const ok = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
+  const known = { ...audit, actorId: user?.id, organisationId: user?.organisationId };
   if (!user || !ok) {
     await Promise.all([
-      app.limits.hit(acctKey, maxFailuresPerAccount, failureWindowMs, now),
-      app.limits.hit(ipKey, maxFailuresPerIp, failureWindowMs, now),
+      deps.limits.hit(acctKey, maxFailuresPerAccount, failureWindowMs, now),
+      deps.limits.hit(ipKey, maxFailuresPerIp, failureWindowMs, now),
     ]);
-    await app.audit.record({
-      action: "auth.login",
+    await deps.audit.record({
+      ...known,
       outcome: "failure",
-      actorId: user?.id,
-      actorEmail: email,
-      organisationId: user?.organisationId,
-      ip: request.ip,
       detail: { reason: user ? "wrong password" : "unknown email" },
     });
-    throw unauthorized(MESSAGES.invalidCredentials);
+    throw authErrors.invalidCredentials();
   }
 
   const refusal = signInRefusal(user);
   if (refusal) {
-    if (refusal === MESSAGES.emailNotVerified) await resendVerification(app, user, now);
-    await app.audit.record({
-      action: "auth.login",
-      outcome: "denied",
-      actorId: user.id,
-      actorEmail: email,
-      organisationId: user.organisationId,
-      ip: request.ip,
-      detail: { reason: user.status },
-    });
-    throw forbidden(refusal);
+    if (refusal.code === ERROR_CODES.emailNotVerified) await resendVerification(deps, user, now);
+    await deps.audit.record({ ...known, outcome: "denied", detail: { reason: user.status } });
+    throw refusal;
   }
 
   const code = randomDigits(SIGN_IN.codeDigits);
-  await tokens(app).issue("sign-in", String(user.id), code, now, SIGN_IN.codeLifetimeMs);
-  await app.mailer.send(signInCodeMail(user.email, code, SIGN_IN.codeLifetimeMs / 60_000));
-  await app.audit.record({
-    action: "auth.login",
-    outcome: "success",
-    actorId: user.id,
-    actorEmail: email,
-    organisationId: user.organisationId,
-    ip: request.ip,
-    detail: { step: "password" },
-  });
+  await tokens(deps).issue("sign-in", String(user.id), code, now, SIGN_IN.codeLifetimeMs);
+  await deps.mailer.send(signInCodeMail(user.email, code, SIGN_IN.codeLifetimeMs / 60_000));
+  await deps.audit.record({ ...known, outcome: "success", detail: { step: "password" } });
   return { message: MESSAGES.signInCodeSent };
 }
 
-/** Step 2: checks the e-mailed code (5 tries, then void) and starts a session. */
-export async function codeStep(app: App, request: FastifyRequest, reply: FastifyReply, email: string, code: string) {
-  const now = app.clock.now();
-  const user = await findUserByEmail(app.db, email);
+/**
+ * Step 2: checks the e-mailed code (5 tries, then void). Returns the user the route starts a session for.
+ */
+export async function codeStep(deps: Deps, actor: Actor, input: { email: string; code: string }) {
+  const { email, code } = input;
+  const now = deps.clock.now();
+  const user = await repo.findUserByEmail(deps.db, email);
   const result = user
-    ? await tokens(app).attempt("sign-in", String(user.id), code, now, SIGN_IN.codeMaxTries)
+    ? await tokens(deps).attempt("sign-in", String(user.id), code, now, SIGN_IN.codeMaxTries)
     : "missing";
   const audit = {
-    action: "auth.verify-2fa",
+    action: AUDIT_ACTIONS.verify2fa,
     actorId: user?.id,
     actorEmail: email,
     organisationId: user?.organisationId,
-    ip: request.ip,
+    ip: actor.ip,
   };
   if (!user || result !== "ok") {
-    await app.audit.record({ ...audit, outcome: "failure", detail: { reason: result } });
-    throw unauthorized(result === "exhausted" ? MESSAGES.signInCodeExhausted : MESSAGES.invalidSignInCode);
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: result } });
+    throw result === "exhausted" ? authErrors.codeExhausted() : authErrors.invalidCode();
   }
   const refusal = signInRefusal(user);
   if (refusal) {
-    await app.audit.record({ ...audit, outcome: "denied", detail: { reason: user.status } });
-    throw forbidden(refusal);
+    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: user.status } });
+    throw refusal;
   }
-  await startSession(app, request, reply, user.id);
-  await app.limits.reset(`signin-fail:acct:${user.email}`);
-  await app.audit.record({ ...audit, outcome: "success" });
-  return { role: user.role };
+  await deps.limits.reset(`signin-fail:acct:${user.email}`);
+  await deps.audit.record({ ...audit, outcome: "success" });
+  return { userId: user.id, role: user.role };
 }
 
-export async function signOut(app: App, request: FastifyRequest, reply: FastifyReply) {
-  const user = request.user;
-  await endSession(app, request, reply);
-  if (user) {
-    await app.audit.record({
-      action: "auth.logout",
-      outcome: "success",
-      actorId: user.id,
-      actorEmail: user.email,
-      organisationId: user.organisationId,
-      ip: request.ip,
-    });
-  }
+/** Records a sign-out (the route has ended the session). */
+export async function signOut(deps: Deps, actor: Actor) {
+  const user = signedIn(actor);
+  await deps.audit.record({
+    action: AUDIT_ACTIONS.logout,
+    outcome: "success",
+    actorId: user.id,
+    actorEmail: user.email,
+    organisationId: user.organisationId,
+    ip: actor.ip,
+  });
   return { message: MESSAGES.signedOut };
 }
 
 /** E-mails a reset link to an existing account; the answer is the same for unknown e-mails. */
-export async function forgotPassword(app: App, request: FastifyRequest, email: string) {
-  const now = app.clock.now();
-  const ip = await app.limits.hit(`forgot:ip:${request.clientKey}`, FORGOT_PER_IP.limit, FORGOT_PER_IP.windowMs, now);
-  if (!ip.allowed) throw tooManyRequests(MESSAGES.tooManyAttempts, ip.retryAfterSeconds);
-  const user = await findUserByEmail(app.db, email);
+export async function forgotPassword(deps: Deps, actor: Actor, input: { email: string }) {
+  const { email } = input;
+  const now = deps.clock.now();
+  const ip = await deps.limits.hit(`forgot:ip:${actor.clientKey}`, FORGOT_PER_IP.limit, FORGOT_PER_IP.windowMs, now);
+  if (!ip.allowed) throw authErrors.tooManyAttempts(ip.retryAfterSeconds);
+  const user = await repo.findUserByEmail(deps.db, email);
   let outcome: "success" | "failure" | "denied" = "failure";
   if (user && user.status !== "deactivated") {
-    const acct = await app.limits.hit(
-      `forgot:acct:${user.id}`,
-      FORGOT_PER_ACCOUNT.limit,
-      FORGOT_PER_ACCOUNT.windowMs,
-      now,
-    );
+    const { limit, windowMs } = FORGOT_PER_ACCOUNT;
+    const acct = await deps.limits.hit(`forgot:acct:${user.id}`, limit, windowMs, now);
     if (acct.allowed) {
       const token = randomToken(32);
-      await tokens(app).issue("reset-password", String(user.id), token, now, TOKEN_LIFETIME.passwordResetMs);
-      const url = `${app.config.publicUrl}${paths.resetPassword}?token=${token}`;
-      await app.mailer.send(passwordResetMail(user.email, url, TOKEN_LIFETIME.passwordResetMs / 60_000));
+      await tokens(deps).issue("reset-password", String(user.id), token, now, TOKEN_LIFETIME.passwordResetMs);
+      const url = `${deps.config.publicUrl}${paths.resetPassword}?token=${token}`;
+      await deps.mailer.send(passwordResetMail(user.email, url, TOKEN_LIFETIME.passwordResetMs / 60_000));
       outcome = "success";
     } else outcome = "denied";
   }
-  await app.audit.record({
-    action: "auth.forgot-password",
+  await deps.audit.record({
+    action: AUDIT_ACTIONS.forgotPassword,
     outcome,
     actorId: user?.id,
     actorEmail: email,
     organisationId: user?.organisationId,
-    ip: request.ip,
+    ip: actor.ip,
   });
   return { message: MESSAGES.resetLinkSent };
 }
 
 /** Sets a new password from a reset link; every session of that user ends. */
-export async function resetPassword(app: App, request: FastifyRequest, token: string, newPassword: string) {
-  await assertAcceptablePassword(newPassword);
-  const now = app.clock.now();
-  const target = await tokens(app).consume("reset-password", token, now);
-  const user = target ? await findUserById(app.db, Number(target)) : undefined;
+export async function resetPassword(deps: Deps, actor: Actor, input: { token: string; newPassword: string }) {
+  await assertAcceptablePassword(input.newPassword);
+  const now = deps.clock.now();
+  const target = await tokens(deps).consume("reset-password", input.token, now);
+  const user = target ? await repo.findUserById(deps.db, Number(target)) : undefined;
+  const action = AUDIT_ACTIONS.resetPassword;
   if (!user || user.status === "deactivated") {
-    await app.audit.record({
-      action: "auth.reset-password",
-      outcome: "failure",
-      ip: request.ip,
-      detail: { reason: "invalid link" },
-    });
-    throw badRequest(MESSAGES.invalidResetLink);
+    await deps.audit.record({ action, outcome: "failure", ip: actor.ip, detail: { reason: "invalid link" } });
+    throw authErrors.invalidResetLink();
   }
-  await app.db
-    .update(users)
-    .set({ passwordHash: await hashPassword(newPassword) })
-    .where(eq(users.id, user.id));
-  await endAllSessions(app, user.id);
-  await tokens(app).revoke("sign-in", String(user.id));
-  await app.limits.reset(`signin-fail:acct:${user.email}`);
-  await app.audit.record({
-    action: "auth.reset-password",
+  await repo.setPasswordHash(deps.db, user.id, await hashPassword(input.newPassword));
+  await deleteSessionsOf(deps.db, user.id);
+  await tokens(deps).revoke("sign-in", String(user.id));
+  await deps.limits.reset(`signin-fail:acct:${user.email}`);
+  await deps.audit.record({
+    action,
     outcome: "success",
     actorId: user.id,
     actorEmail: user.email,
     organisationId: user.organisationId,
-    ip: request.ip,
+    ip: actor.ip,
   });
   return { message: MESSAGES.passwordReset };
 }
 
 /** Issues an e-mail verification token for a new account and mails its link. */
-export async function sendVerificationEmail(app: App, user: Pick<UserRow, "id" | "email">) {
+export async function sendVerificationEmail(deps: Deps, user: { id: number; email: string }) {
   const token = randomToken(32);
-  await tokens(app).issue("verify-email", String(user.id), token, app.clock.now(), TOKEN_LIFETIME.emailVerificationMs);
-  const url = `${app.config.publicUrl}${paths.verifyEmail}?email=${encodeURIComponent(user.email)}&token=${token}`;
-  await app.mailer.send(verifyEmailMail(user.email, url, TOKEN_LIFETIME.emailVerificationMs / 3_600_000));
+  const lifetime = TOKEN_LIFETIME.emailVerificationMs;
+  await tokens(deps).issue("verify-email", String(user.id), token, deps.clock.now(), lifetime);
+  const url = `${deps.config.publicUrl}${paths.verifyEmail}?email=${encodeURIComponent(user.email)}&token=${token}`;
+  await deps.mailer.send(verifyEmailMail(user.email, url, lifetime / 3_600_000));
 }
 
 /**
  * A new verification link for an account whose link was lost, expired or never sent (mail down at
  * sign-up). Only after the right password, so it cannot be used to mail strangers; rate-limited.
  */
-async function resendVerification(app: App, user: UserRow, now: Date) {
+async function resendVerification(deps: Deps, user: repo.UserRow, now: Date) {
   const { limit, windowMs } = VERIFY_RESEND;
-  if ((await app.limits.hit(`verify-resend:${user.id}`, limit, windowMs, now)).allowed) {
-    await sendVerificationEmail(app, user);
+  if ((await deps.limits.hit(`verify-resend:${user.id}`, limit, windowMs, now)).allowed) {
+    await sendVerificationEmail(deps, user);
   }
 }
 
 /** Marks the e-mail verified; an employer stays pending until an admin activates it. */
-export async function verifyEmail(app: App, request: FastifyRequest, email: string, token: string) {
-  const now = app.clock.now();
-  const user = await findUserByEmail(app.db, email);
+export async function verifyEmail(deps: Deps, actor: Actor, input: { email: string; token: string }) {
+  const { email, token } = input;
+  const now = deps.clock.now();
+  const user = await repo.findUserByEmail(deps.db, email);
   const result = user
-    ? await tokens(app).attempt("verify-email", String(user.id), token, now, VERIFY_EMAIL_TRIES)
+    ? await tokens(deps).attempt("verify-email", String(user.id), token, now, VERIFY_EMAIL_TRIES)
     : "missing";
+  const audit = { action: AUDIT_ACTIONS.verifyEmail, actorId: user?.id, actorEmail: email, ip: actor.ip };
   if (!user || result !== "ok" || user.status === "deactivated") {
-    await app.audit.record({
-      action: "auth.verify-email",
-      outcome: "failure",
-      actorId: user?.id,
-      actorEmail: email,
-      ip: request.ip,
-      detail: { reason: result },
-    });
-    throw badRequest(MESSAGES.invalidVerificationLink);
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: result } });
+    throw authErrors.invalidVerificationLink();
   }
-  await app.db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
-  await app.audit.record({
-    action: "auth.verify-email",
-    outcome: "success",
-    actorId: user.id,
-    actorEmail: email,
-    organisationId: user.organisationId,
-    ip: request.ip,
-  });
+  await repo.markEmailVerified(deps.db, user.id, now);
+  await deps.audit.record({ ...audit, outcome: "success", organisationId: user.organisationId });
   return { role: user.role, pending: user.status === "pending" };
 }

@@ -1,13 +1,8 @@
-import { rowsOf } from "@server/db/client";
 import { auditLog, identityCodes, users } from "@server/db/schema";
 import { CODES_TEXT } from "@shared/codes";
 import { IDENTITY_CODE } from "@shared/constants";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
-import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
-import { eq, sql } from "drizzle-orm";
-import type { FastifyRequest } from "fastify";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { codeHash, generateWords } from "./service";
 import {
   counters,
   employeeCode,
@@ -17,7 +12,11 @@ import {
   storeCode,
   tableText,
   verify,
-} from "./test-support";
+} from "@test/fixtures";
+import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { eq, sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { codeHash, generateWords } from "./service";
 import { WORDS } from "./words";
 
 const NOT_VERIFIED = { verified: false, message: MESSAGES.codeNotVerified };
@@ -78,7 +77,7 @@ describe("POST /api/generate-words", () => {
     }
     const fourth = await browser.post("/api/generate-words");
     expect(fourth.statusCode).toBe(429);
-    expect(fourth.json()).toEqual({ message: MESSAGES.tooManyCodes });
+    expect(fourth.json()).toEqual({ message: MESSAGES.tooManyCodes, code: ERROR_CODES.rateLimited });
     // the first code was made 30 s ago: it leaves the window in 30 s
     expect(fourth.headers["retry-after"]).toBe("30");
     expect(await counters(t, user.id)).toEqual({ generated: 3, verified: 0 });
@@ -125,31 +124,33 @@ describe("POST /api/generate-words", () => {
         expiresAt: new Date(now.getTime() + 60_000),
       })
       .returning();
-    const request = { ip: "127.0.0.1", log: t.app.log } as unknown as FastifyRequest;
-    const session = {
-      id: user.id,
-      email: user.email,
-      fullName: user.fullName,
-      role: user.role,
-      status: user.status,
-      organisationId: user.organisationId,
+    const actor = {
+      user: {
+        id: user.id,
+        email: user.email,
+        fullName: user.fullName,
+        role: user.role,
+        status: user.status,
+        organisationId: user.organisationId,
+      },
+      ip: "127.0.0.1",
+      clientKey: "127.0.0.1",
+      requestId: "test",
     };
     const draws = [live, fresh];
-    const got = await generateWords(t.app, request, session, () => draws.shift() as string[]);
+    const got = await generateWords(t.app.deps, actor, { draw: () => draws.shift() as string[] });
     expect(got.words).toEqual(fresh);
     // The live code still belongs to its owner, and only one hit was counted.
     const [still] = await t.database.db.select().from(identityCodes).where(eq(identityCodes.id, held!.id));
     expect(still?.userId).toBe(other.id);
-    const hits = rowsOf<{ n: number }>(
-      await t.database.db.execute(
-        sql`select cardinality(hits) as n from rate_limits where key = ${`codes-generate:user:${user.id}`}`,
-      ),
+    const hits = await t.database.db.rows<{ n: number }>(
+      sql`select cardinality(hits) as n from rate_limits where key = ${`codes-generate:user:${user.id}`}`,
     );
     expect(Number(hits[0]?.n)).toBe(1);
 
     // Once that code has expired, the same words may be issued again: the row is reused.
     t.clock.advance(60_000);
-    const again = await generateWords(t.app, request, session, () => live);
+    const again = await generateWords(t.app.deps, actor, { draw: () => live });
     expect(again.words).toEqual(live);
     const [taken] = await t.database.db.select().from(identityCodes).where(eq(identityCodes.id, held!.id));
     expect(taken).toMatchObject({ userId: user.id, usedAt: null });
@@ -447,7 +448,7 @@ describe("POST /api/verify", () => {
     });
     expect(text.statusCode).toBe(400);
     expect((await t.database.db.select().from(auditLog)).length).toBe(0);
-    const rl = rowsOf(await t.database.db.execute(sql`select * from rate_limits`));
+    const rl = await t.database.db.rows(sql`select * from rate_limits`);
     expect(rl).toHaveLength(0);
   });
 
@@ -500,7 +501,7 @@ describe("POST /api/verify", () => {
       const { words } = await generate(browser);
       const limited = await verify(t, words.join(" "), { ip });
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ message: CODES_TEXT.tooManyLookups });
+      expect(limited.json()).toEqual({ message: CODES_TEXT.tooManyLookups, code: ERROR_CODES.rateLimited });
       // the first look-up was 20 minutes ago: it leaves the hour in 40 minutes
       expect(limited.headers["retry-after"]).toBe(String(40 * 60));
       expect(limited.headers["access-control-allow-origin"]).toBe("*");
@@ -563,7 +564,7 @@ describe("POST /api/verify", () => {
     try {
       const res = await verify(own, words.join(" "));
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ message: CODES_TEXT.verifyUnavailable });
+      expect(res.json()).toEqual({ message: CODES_TEXT.verifyUnavailable, code: ERROR_CODES.unavailable });
       expect(res.body).not.toContain('"verified":true');
     } finally {
       await own.app.close();

@@ -1,17 +1,15 @@
 import type { Db } from "@server/db/client";
-import { organisations, users } from "@server/db/schema";
-import { hitStatement } from "@server/lib/rate-limit";
-import { eq, sql } from "drizzle-orm";
-import { executePrepared } from "./prepared";
+import { identityCodes, organisations, users } from "@server/db/schema";
+import { hitStatement, type LimitRow } from "@server/lib/rate-limit";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { eq, lt, sql } from "drizzle-orm";
 import type { SiteScope } from "./site";
-
-type DbKind = "pglite" | "postgres";
 
 const iso = (d: Date) => d.toISOString();
 
 type Limit = { key: string; limit: number; windowMs: number };
 
-export type GenerateRow = { allowed: boolean; oldest: string | Date | null; id: number | string | null };
+export type GenerateRow = LimitRow & { id: number | null };
 
 /**
  * One statement for a code generation: counts the user's rate-limit hit, stores the code's hash
@@ -20,7 +18,6 @@ export type GenerateRow = { allowed: boolean; oldest: string | Date | null; id: 
  */
 export async function insertCode(
   db: Db,
-  kind: DbKind,
   p: {
     limit: Limit;
     userId: number;
@@ -33,9 +30,7 @@ export async function insertCode(
   },
 ): Promise<GenerateRow> {
   const now = iso(p.now);
-  const rows = await executePrepared<GenerateRow>(
-    db,
-    kind,
+  const rows = await db.prepared<GenerateRow>(
     "codes_generate",
     sql`
       with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
@@ -55,7 +50,7 @@ export async function insertCode(
       ),
       logged as (
         insert into audit_log (at, actor_id, actor_email, organisation_id, action, target, ip, outcome, detail)
-        select ${now}::timestamptz, ${p.userId}::int, ${p.userEmail}::text, ${p.organisationId}::int, 'code.generate',
+        select ${now}::timestamptz, ${p.userId}::int, ${p.userEmail}::text, ${p.organisationId}::int, ${AUDIT_ACTIONS.generateCode}::text,
           ins.id::text, ${p.ip}::text, case when rl.allowed then 'success' else 'denied' end,
           case when rl.allowed then null else jsonb_build_object('reason', 'rate-limited') end
         from rl left join ins on true
@@ -69,9 +64,7 @@ export async function insertCode(
   return row;
 }
 
-export type VerifyRow = {
-  allowed: boolean;
-  oldest: string | Date | null;
+export type VerifyRow = LimitRow & {
   verified: boolean;
   full_name: string | null;
   company_name: string | null;
@@ -87,16 +80,13 @@ export type VerifyRow = {
  */
 export async function consumeCode(
   db: Db,
-  kind: DbKind,
   p: { limit: Limit; codeHash: string; now: Date; scope: SiteScope; origin: string | null; ip: string },
 ): Promise<VerifyRow> {
   const now = iso(p.now);
   const anySite = p.scope === "any";
   // Host names never contain commas.
   const hosts = p.scope === "any" ? "" : p.scope.join(",");
-  const rows = await executePrepared<VerifyRow>(
-    db,
-    kind,
+  const rows = await db.prepared<VerifyRow>(
     "codes_verify",
     sql`
       with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
@@ -141,7 +131,7 @@ export async function consumeCode(
       ),
       logged as (
         insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
-        select ${now}::timestamptz, organisation_id, 'code.verify', id::text, ${p.ip}::text,
+        select ${now}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${p.ip}::text,
           case when verified then 'success' when allowed then 'failure' else 'denied' end,
           jsonb_build_object('origin', ${p.origin}::text, 'reason', reason, 'ownerId', user_id)
         from result
@@ -164,4 +154,9 @@ export async function clientInfo(db: Db, userId: number) {
   return row
     ? { fullName: row.fullName, companyName: row.companyName ?? "", website: row.website ?? "" }
     : { fullName: "", companyName: "", website: "" };
+}
+
+/** Deletes the codes that expired before `cutoff` (used or not). */
+export async function deleteCodesExpiredBefore(db: Db, cutoff: Date) {
+  await db.delete(identityCodes).where(lt(identityCodes.expiresAt, cutoff));
 }

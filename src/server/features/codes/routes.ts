@@ -1,9 +1,8 @@
-import { currentUser, requireUser } from "@server/plugins/guards";
+import { requireUser } from "@server/plugins/guards";
 import type { App } from "@server/types";
+import { clientInfoAnswer, generatedWordsAnswer, verifyAnswer, verifyBody } from "@shared/codes-schemas";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { clientInfo } from "./repository";
-import { clientInfoAnswer, generatedWordsAnswer, verifyAnswer, verifyBody } from "./schemas";
-import { generateWords, verifyWords } from "./service";
+import * as codes from "./service";
 
 /** CORS for the widget's call: any origin, never credentials (cookies are not wanted and not read). */
 const CORS_HEADERS = {
@@ -22,13 +21,13 @@ export default async function codesRoutes(app: App) {
   app.get(
     "/client-info",
     { preHandler: requireUser, schema: { response: { 200: clientInfoAnswer } } },
-    async (request) => clientInfo(app.db, currentUser(request).id),
+    async (request) => codes.clientInfo(app.deps, request.actor),
   );
 
   app.post(
     "/generate-words",
     { preHandler: requireUser, schema: { response: { 200: generatedWordsAnswer } } },
-    async (request) => generateWords(app, request, currentUser(request)),
+    async (request) => codes.generateWords(app.deps, request.actor),
   );
 
   app.options("/verify", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) =>
@@ -38,6 +37,7 @@ export default async function codesRoutes(app: App) {
   app.post(
     "/verify",
     { onRequest: widgetCall, config: { widget: true }, schema: { body: verifyBody, response: { 200: verifyAnswer } } },
-    async (request) => verifyWords(app, request, request.body.words),
+    async (request) =>
+      codes.verifyWords(app.deps, request.actor, { words: request.body.words, origin: request.headers.origin }),
   );
 }

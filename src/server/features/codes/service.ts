@@ -1,12 +1,11 @@
+import { type Actor, type Deps, signedIn } from "@server/context";
 import { hmac } from "@server/lib/crypto";
-import { HttpError, tooManyRequests } from "@server/lib/errors";
 import { retryAfterSeconds } from "@server/lib/rate-limit";
-import type { App, SessionUser } from "@server/types";
-import { CODES_TEXT, type GeneratedWords, type VerifyAnswer } from "@shared/codes";
+import type { ClientInfo, GeneratedWords, VerifyAnswer } from "@shared/codes";
 import { IDENTITY_CODE } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
-import type { FastifyRequest } from "fastify";
-import { consumeCode, insertCode } from "./repository";
+import { codesErrors } from "./errors";
+import * as repo from "./repository";
 import { siteScope } from "./site";
 import { canonicalCode, drawWords, parseWords } from "./words";
 
@@ -18,14 +17,22 @@ export function codeHash(secret: string, words: readonly string[]): string {
   return hmac(secret, "identity-code", canonicalCode(words));
 }
 
-/** Creates a code for a signed-in user: at most 3 a rolling minute, 60 s, single use, stored only as an HMAC. */
+/** The signed-in user's name, company and website, as the widget would name them. */
+export function clientInfo(deps: Deps, actor: Actor): Promise<ClientInfo> {
+  return repo.clientInfo(deps.db, signedIn(actor).id);
+}
+
+/**
+ * Creates a code for a signed-in user: at most 3 a rolling minute, 60 s, single use, stored only as an HMAC.
+ * `draw` picks the words (tests pass their own).
+ */
 export async function generateWords(
-  app: App,
-  request: FastifyRequest,
-  user: SessionUser,
-  draw: () => string[] = drawWords,
+  deps: Deps,
+  actor: Actor,
+  { draw = drawWords }: { draw?: () => string[] } = {},
 ): Promise<GeneratedWords> {
-  const now = app.clock.now();
+  const user = signedIn(actor);
+  const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + IDENTITY_CODE.lifetimeMs);
   const limit = {
     key: `codes-generate:user:${user.id}`,
@@ -34,56 +41,58 @@ export async function generateWords(
   };
   for (let i = 0; i < MAX_DRAWS; i++) {
     const words = draw();
-    const row = await insertCode(app.db, app.dbKind, {
+    const row = await repo.insertCode(deps.db, {
       limit,
       userId: user.id,
       userEmail: user.email,
       organisationId: user.organisationId,
-      codeHash: codeHash(app.config.appSecret, words),
+      codeHash: codeHash(deps.config.appSecret, words),
       now,
       expiresAt,
-      ip: request.ip,
+      ip: actor.ip,
     });
-    if (!row.allowed) throw tooManyRequests(MESSAGES.tooManyCodes, retryAfterSeconds(row.oldest, limit.windowMs, now));
+    if (!row.allowed) throw codesErrors.tooManyCodes(retryAfterSeconds(row.oldest, limit.windowMs, now));
     if (row.id !== null) return { words, expiresAt: expiresAt.toISOString() };
     // The words equal a live code: give back the hit this attempt counted and draw again.
-    await app.limits.release(limit.key, now);
+    await deps.limits.release(limit.key, now);
   }
-  request.log.error("identity code generation kept colliding with live codes");
-  throw new HttpError(503, CODES_TEXT.generateUnavailable);
+  deps.log.error({ requestId: actor.requestId }, "identity code generation kept colliding with live codes");
+  throw codesErrors.generateUnavailable();
 }
 
 /**
- * Checks a code typed into a widget. Unknown, expired, used, deactivated-owner and wrong-site codes,
- * and text that is not three list words, all get the same answer. Fails closed: a database error is a
- * 503, never `verified: true`.
+ * Checks a code typed into a widget on the page of `origin`. Unknown, expired, used, deactivated-owner
+ * and wrong-site codes, and text that is not three list words, all get the same answer. Fails closed:
+ * a database error is a 503, never `verified: true`.
  */
-export async function verifyWords(app: App, request: FastifyRequest, typed: string): Promise<VerifyAnswer> {
-  const now = app.clock.now();
-  const origin = request.headers.origin;
-  const words = parseWords(typed);
+export async function verifyWords(
+  deps: Deps,
+  actor: Actor,
+  input: { words: string; origin: string | undefined },
+): Promise<VerifyAnswer> {
+  const now = deps.clock.now();
+  const words = parseWords(input.words);
   const limit = {
-    key: `codes-verify:ip:${request.clientKey}`,
+    key: `codes-verify:ip:${actor.clientKey}`,
     limit: IDENTITY_CODE.lookupsPerWindow,
     windowMs: IDENTITY_CODE.lookupWindowMs,
   };
-  let row: Awaited<ReturnType<typeof consumeCode>>;
+  let row: repo.VerifyRow;
   try {
-    row = await consumeCode(app.db, app.dbKind, {
+    row = await repo.consumeCode(deps.db, {
       limit,
       // Text that is not three list words still counts as a look-up; "" matches no stored hash.
-      codeHash: words ? codeHash(app.config.appSecret, words) : "",
+      codeHash: words ? codeHash(deps.config.appSecret, words) : "",
       now,
-      scope: siteScope(origin, app.config.publicOrigin),
-      origin: origin ?? null,
-      ip: request.ip,
+      scope: siteScope(input.origin, deps.config.publicOrigin),
+      origin: input.origin ?? null,
+      ip: actor.ip,
     });
   } catch (err) {
-    request.log.error({ err }, "identity code look-up failed");
-    throw new HttpError(503, CODES_TEXT.verifyUnavailable);
+    deps.log.error({ err, requestId: actor.requestId }, "identity code look-up failed");
+    throw codesErrors.verifyUnavailable();
   }
-  if (!row.allowed)
-    throw tooManyRequests(CODES_TEXT.tooManyLookups, retryAfterSeconds(row.oldest, limit.windowMs, now));
+  if (!row.allowed) throw codesErrors.tooManyLookups(retryAfterSeconds(row.oldest, limit.windowMs, now));
   if (!row.verified) return { verified: false, message: MESSAGES.codeNotVerified };
   return {
     verified: true,

@@ -1,9 +1,9 @@
 import { employeeAccessCodes, users } from "@server/db/schema";
 import { EMPLOYER_MESSAGES } from "@shared/employer";
+import { auditRows, createEmployee, createEmployer, signInAdmin } from "@test/fixtures";
 import { Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditRows, createEmployee, createEmployer, signInAdmin } from "../onboarding/test-support";
 
 describe("employer dashboard API", () => {
   let t: TestApp;

@@ -1,8 +1,9 @@
 import type { Db } from "@server/db/client";
-import { employeeAccessCodes, organisations, sessions, users } from "@server/db/schema";
+import { employeeAccessCodes, organisations, users } from "@server/db/schema";
+import { deleteSessionsOf } from "@server/features/sessions/repository";
+import { containsPattern } from "@server/lib/paging";
 import type { EmployeeRecord } from "@shared/employer";
 import { and, asc, count, desc, eq, gt, ilike, lt, type SQL } from "drizzle-orm";
-import { containsPattern } from "../admin/paging";
 
 export async function findOrganisation(db: Db, id: number) {
   const [row] = await db
@@ -113,7 +114,7 @@ export async function deactivateEmployee(db: Db, organisationId: number, id: num
         ),
       )
       .returning({ id: users.id, email: users.email });
-    if (row) await tx.delete(sessions).where(eq(sessions.userId, row.id));
+    if (row) await deleteSessionsOf(tx, row.id);
     return row;
   });
 }

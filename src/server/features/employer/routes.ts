@@ -1,7 +1,7 @@
-import { requireRole } from "@server/plugins/guards";
+import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { idParams, listQuery } from "@shared/admin";
-import { messageAnswer } from "@shared/auth";
+import { messageAnswer } from "@shared/answers";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import {
   accessCodeRecord,
   accessCodesAnswer,
@@ -10,8 +10,8 @@ import {
   employerProfile,
   generateAccessCodeBody,
 } from "@shared/employer";
-import { requireRoleAudited } from "../audit/actions";
-import { deactivateEmployee, employees, generateAccessCode, newestAccessCode, profile } from "./service";
+import { idParams, listQuery } from "@shared/paging";
+import * as employer from "./service";
 
 /** The employer dashboard's API: reads for superusers and admins, actions for superusers only. */
 export default async function employerRoutes(app: App) {
@@ -20,7 +20,7 @@ export default async function employerRoutes(app: App) {
   app.get(
     "/employer/me",
     { preValidation: dashboard, schema: { response: { 200: employerProfile } } },
-    async (request) => profile(app, request),
+    async (request) => employer.profile(app.deps, request.actor),
   );
 
   app.get(
@@ -29,30 +29,30 @@ export default async function employerRoutes(app: App) {
       preValidation: dashboard,
       schema: { querystring: listQuery.extend(employeesQueryExtra.shape), response: { 200: employeesAnswer } },
     },
-    async (request) => employees(app, request, request.query),
+    async (request) => employer.employees(app.deps, request.actor, request.query),
   );
 
   app.get(
     "/employer/access-codes",
     { preValidation: dashboard, schema: { querystring: employeesQueryExtra, response: { 200: accessCodesAnswer } } },
-    async (request) => newestAccessCode(app, request, request.query.organisationId),
+    async (request) => employer.newestAccessCode(app.deps, request.actor, request.query),
   );
 
   app.post(
     "/employer/generate-access-code",
     {
-      preValidation: requireRoleAudited(app, "employer.generate-access-code", "superuser"),
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.generateAccessCode, "superuser"),
       schema: { body: generateAccessCodeBody, response: { 200: accessCodeRecord } },
     },
-    async (request) => generateAccessCode(app, request, request.body.maxUsers),
+    async (request) => employer.generateAccessCode(app.deps, request.actor, request.body),
   );
 
   app.post(
     "/employer/deactivate-employee/:id",
     {
-      preValidation: requireRoleAudited(app, "employer.deactivate-employee", "superuser"),
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.deactivateEmployee, "superuser"),
       schema: { params: idParams, response: { 200: messageAnswer } },
     },
-    async (request) => deactivateEmployee(app, request, request.params.id),
+    async (request) => employer.deactivateEmployee(app.deps, request.actor, request.params),
   );
 }

@@ -3,18 +3,18 @@ import { ADMIN_MESSAGES } from "@shared/admin";
 import { TOKEN_LIFETIME } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { ONBOARDING_MESSAGES } from "@shared/onboarding";
-import { buildTestApp, createUser, signIn, type TestApp, uniqueEmail } from "@test/helpers";
-import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   anonymous,
   auditRows,
   createEmployer,
-  freshIp,
+  freshIpHeaders,
   GOOD_PASSWORD,
   signInAdmin,
   TRUST_PROXY_ENV,
-} from "./test-support";
+} from "@test/fixtures";
+import { buildTestApp, createUser, signIn, type TestApp, uniqueEmail } from "@test/helpers";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const DAY = 86_400_000;
 
@@ -631,7 +631,7 @@ describe("employee access codes and employee sign-up", () => {
   });
 
   it("wrong employee codes count towards the per-IP guess limit", async () => {
-    const headers = freshIp();
+    const headers = freshIpHeaders();
     const anon = anonymous(t);
     for (let i = 0; i < 10; i++) {
       const res = await anon.browser.post(

@@ -1,9 +1,6 @@
-import type { Db } from "@server/db/client";
+import type { Executor } from "@server/db/client";
 import { employeeAccessCodes, employerInvitations, organisations, users } from "@server/db/schema";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
-
-/** A database handle or an open transaction. */
-export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type InvitationRow = typeof employerInvitations.$inferSelect;
 
@@ -78,16 +75,6 @@ export async function insertOrganisation(
     .values(values)
     .onConflictDoNothing({ target: organisations.domain })
     .returning({ id: organisations.id });
-  return row?.id;
-}
-
-/** Inserts a user unless the e-mail is taken; returns its id, or undefined when taken. */
-export async function insertUser(db: Executor, values: typeof users.$inferInsert) {
-  const [row] = await db
-    .insert(users)
-    .values(values)
-    .onConflictDoNothing({ target: users.email })
-    .returning({ id: users.id });
   return row?.id;
 }
 

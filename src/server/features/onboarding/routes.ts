@@ -1,5 +1,5 @@
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/auth";
+import { errorAnswer } from "@shared/answers";
 import {
   registerEmployeeBody,
   registerEmployerBody,
@@ -9,33 +9,35 @@ import {
   validateEmployerCodeAnswer,
   validateEmployerCodeBody,
 } from "@shared/onboarding";
-import { registerEmployee, registerEmployer, validateEmployeeCode, validateEmployerCode } from "./service";
+import * as onboarding from "./service";
 
-const errors = { 400: messageAnswer, 404: messageAnswer, 409: messageAnswer, 429: messageAnswer };
+const errors = { 400: errorAnswer, 404: errorAnswer, 409: errorAnswer, 429: errorAnswer };
 
 /** Sign-up: employer invitation codes and registration, employee access codes and registration. */
 export default async function onboardingRoutes(app: App) {
   app.post(
     "/employer/auth/validate-employer-access-code",
     { schema: { body: validateEmployerCodeBody, response: { 200: validateEmployerCodeAnswer, ...errors } } },
-    async (request) => validateEmployerCode(app, request, request.body.code),
+    async (request) => onboarding.validateEmployerCode(app.deps, request.actor, request.body),
   );
 
   app.post(
     "/employer/auth/register-employer",
     { schema: { body: registerEmployerBody, response: { 201: registeredAnswer, ...errors } } },
-    async (request, reply) => reply.code(201).send(await registerEmployer(app, request, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await onboarding.registerEmployer(app.deps, request.actor, request.body)),
   );
 
   app.post(
     "/auth/validate-access-code",
     { schema: { body: validateAccessCodeBody, response: { 200: validateAccessCodeAnswer, ...errors } } },
-    async (request) => validateEmployeeCode(app, request, request.body.code),
+    async (request) => onboarding.validateEmployeeCode(app.deps, request.actor, request.body),
   );
 
   app.post(
     "/auth/register-employee",
     { schema: { body: registerEmployeeBody, response: { 201: registeredAnswer, ...errors } } },
-    async (request, reply) => reply.code(201).send(await registerEmployee(app, request, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await onboarding.registerEmployee(app.deps, request.actor, request.body)),
   );
 }

@@ -1,12 +1,12 @@
-import { hmac, normaliseAccessCode, randomAccessCode } from "@server/lib/crypto";
-import { badRequest, conflict, HttpError, tooManyRequests } from "@server/lib/errors";
-import { hashPassword } from "@server/lib/passwords";
+import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
+import { accessCodeHash, invitationHash } from "@server/lib/access-codes";
+import type { AuditEvent } from "@server/lib/audit";
+import { randomAccessCode } from "@server/lib/crypto";
+import { HttpError } from "@server/lib/errors";
+import { assertAcceptablePassword, hashPassword } from "@server/lib/passwords";
 import { employerInvitationMail } from "@server/mail/templates";
-import { currentUser } from "@server/plugins/guards";
-import type { App } from "@server/types";
-import { ADMIN_MESSAGES } from "@shared/admin";
+import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import { TOKEN_LIFETIME } from "@shared/constants";
-import { MESSAGES } from "@shared/messages";
 import {
   emailDomain,
   normaliseWebsite,
@@ -15,10 +15,9 @@ import {
   type RegisterEmployerBody,
 } from "@shared/onboarding";
 import { paths } from "@shared/paths";
-import type { FastifyRequest } from "fastify";
-import { actorOf } from "../audit/actions";
-import { assertAcceptablePassword, sendVerificationEmail } from "../auth/service";
-import { findUserByEmail } from "../auth/users";
+import { findUserByEmail, insertUser } from "../auth/repository";
+import { sendVerificationEmail } from "../auth/service";
+import { onboardingErrors } from "./errors";
 import * as repo from "./repository";
 
 /** Wrong access-code guesses (employer and employee codes together) allowed per client IP. */
@@ -26,21 +25,19 @@ export const CODE_GUESSES = { limit: 10, windowMs: 15 * 60_000 } as const;
 
 const INVITATION_DAYS = TOKEN_LIFETIME.employerInvitationMs / 86_400_000;
 
-export const invitationHash = (app: App, code: string) =>
-  hmac(app.config.appSecret, "employer-invitation", normaliseAccessCode(code));
-export const accessCodeHash = (app: App, code: string) =>
-  hmac(app.config.appSecret, "employee-access-code", normaliseAccessCode(code));
-
 /**
  * The account exists once its transaction commits; a mail failure must not turn that into an error
  * the user cannot recover from (a retry would hit "already registered"). The link is sent again
  * when the user signs in with the right password before verifying.
  */
-async function sendVerificationEmailOrLog(app: App, request: FastifyRequest, user: { id: number; email: string }) {
+async function sendVerificationEmailOrLog(deps: Deps, actor: Actor, user: { id: number; email: string }) {
   try {
-    await sendVerificationEmail(app, user);
+    await sendVerificationEmail(deps, user);
   } catch (err) {
-    request.log.error({ err }, "verification e-mail could not be sent; it is re-sent at the next sign-in");
+    deps.log.error(
+      { err, requestId: actor.requestId },
+      "verification e-mail could not be sent; it is re-sent at the next sign-in",
+    );
   }
 }
 
@@ -48,62 +45,89 @@ async function sendVerificationEmailOrLog(app: App, request: FastifyRequest, use
  * Counts an access-code guess against the client IP before it is checked (429 beyond the limit).
  * The returned function takes the guess back once it proves to be a genuine code, so only failures count.
  */
-async function countGuess(app: App, request: FastifyRequest, action: string) {
-  const now = app.clock.now();
-  const key = `access-code-guess:ip:${request.clientKey}`;
-  const limit = await app.limits.hit(key, CODE_GUESSES.limit, CODE_GUESSES.windowMs, now);
+async function countGuess(deps: Deps, actor: Actor, action: AuditAction) {
+  const now = deps.clock.now();
+  const key = `access-code-guess:ip:${actor.clientKey}`;
+  const limit = await deps.limits.hit(key, CODE_GUESSES.limit, CODE_GUESSES.windowMs, now);
   if (!limit.allowed) {
-    await app.audit.record({ ...actorOf(request), action, outcome: "denied", detail: { reason: "throttled" } });
-    throw tooManyRequests(MESSAGES.tooManyAttempts, limit.retryAfterSeconds);
+    await deps.audit.record({ ...auditActor(actor), action, outcome: "denied", detail: { reason: "throttled" } });
+    throw onboardingErrors.tooManyGuesses(limit.retryAfterSeconds);
   }
-  return () => app.limits.release(key, now);
+  return () => deps.limits.release(key, now);
+}
+
+/**
+ * Runs a step of a registration; an HttpError it throws is recorded as the failure it answers
+ * (other errors are bugs or outages and go to the error handler as they are).
+ */
+async function recordingFailures<T>(
+  fail: (reason: string, error: HttpError) => Promise<HttpError>,
+  step: () => Promise<T>,
+) {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof HttpError) throw await fail(err.message, err);
+    throw err;
+  }
+}
+
+/** A failure recorder for one attempt: it writes the audit entry and hands back the error to throw. */
+function failureRecorder(deps: Deps, audit: Omit<AuditEvent, "outcome">) {
+  return async (reason: string, error: HttpError) => {
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason } });
+    return error;
+  };
 }
 
 // ---- employer invitations ----
 
 /** An admin invites an employer: a single-use code for 7 days, stored hashed, e-mailed as a link. */
-export async function inviteEmployer(app: App, request: FastifyRequest, email: string) {
-  const admin = currentUser(request);
-  const now = app.clock.now();
-  const audit = { ...actorOf(request), action: "admin.invite-employer", target: email };
-  const reason = (await repo.findOrganisationByDomain(app.db, emailDomain(email)))
-    ? ADMIN_MESSAGES.organisationExists
-    : (await findUserByEmail(app.db, email))
-      ? ONBOARDING_MESSAGES.emailTaken
+export async function inviteEmployer(deps: Deps, actor: Actor, input: { email: string }) {
+  const { email } = input;
+  const admin = signedIn(actor);
+  const now = deps.clock.now();
+  const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.inviteEmployer, target: email };
+  const refusal = (await repo.findOrganisationByDomain(deps.db, emailDomain(email)))
+    ? onboardingErrors.organisationExists()
+    : (await findUserByEmail(deps.db, email))
+      ? onboardingErrors.emailTaken()
       : null;
-  if (reason) {
-    await app.audit.record({ ...audit, outcome: "failure", detail: { reason } });
-    throw conflict(reason);
+  if (refusal) {
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: refusal.message } });
+    throw refusal;
   }
   const code = randomAccessCode();
-  await app.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     // A new invitation replaces any earlier unused one for the same address.
     await repo.expireInvitationsOf(tx, email, now);
     await repo.insertInvitation(tx, {
       email,
-      codeHash: invitationHash(app, code),
+      codeHash: invitationHash(deps.config.appSecret, code),
       createdBy: admin.id,
       createdAt: now,
       expiresAt: new Date(now.getTime() + TOKEN_LIFETIME.employerInvitationMs),
     });
   });
-  const url = `${app.config.publicUrl}${paths.employerAccessCode}?code=${encodeURIComponent(code)}`;
-  await app.mailer.send(employerInvitationMail(email, url, code, INVITATION_DAYS));
-  await app.audit.record({ ...audit, outcome: "success" });
+  const url = `${deps.config.publicUrl}${paths.employerAccessCode}?code=${encodeURIComponent(code)}`;
+  await deps.mailer.send(employerInvitationMail(email, url, code, INVITATION_DAYS));
+  await deps.audit.record({ ...audit, outcome: "success" });
   return { code };
 }
 
 /** Checks an invitation code: the e-mail it was sent to, or 400. Failures count towards the IP limit. */
-export async function validateEmployerCode(app: App, request: FastifyRequest, code: string) {
-  const action = "onboarding.validate-employer-code";
-  const genuine = await countGuess(app, request, action);
-  const invitation = await repo.findLiveInvitation(app.db, invitationHash(app, code), app.clock.now());
+export async function validateEmployerCode(deps: Deps, actor: Actor, input: { code: string }) {
+  const action = AUDIT_ACTIONS.validateEmployerCode;
+  const audit = { ...auditActor(actor), action };
+  const genuine = await countGuess(deps, actor, action);
+  const hash = invitationHash(deps.config.appSecret, input.code);
+  const invitation = await repo.findLiveInvitation(deps.db, hash, deps.clock.now());
   if (!invitation) {
-    await app.audit.record({ ...actorOf(request), action, outcome: "failure", detail: { reason: "invalid code" } });
-    throw badRequest(ONBOARDING_MESSAGES.invalidAccessCode);
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "invalid code" } });
+    throw onboardingErrors.invalidAccessCode();
   }
   await genuine();
-  await app.audit.record({ ...actorOf(request), action, outcome: "success", target: invitation.email });
+  await deps.audit.record({ ...audit, outcome: "success", target: invitation.email });
   return { email: invitation.email };
 }
 
@@ -112,39 +136,34 @@ export async function validateEmployerCode(app: App, request: FastifyRequest, co
  * the verification link. The password match/strength/length checks ran in the body schema, in the
  * specification's order; the common-password check follows them here.
  */
-export async function registerEmployer(app: App, request: FastifyRequest, body: RegisterEmployerBody) {
-  const action = "onboarding.register-employer";
-  const audit = { ...actorOf(request), action, actorEmail: body.email, target: body.email };
-  const fail = async (reason: string, error: Error) => {
-    await app.audit.record({ ...audit, outcome: "failure", detail: { reason } });
-    return error;
-  };
+export async function registerEmployer(deps: Deps, actor: Actor, body: RegisterEmployerBody) {
+  const action = AUDIT_ACTIONS.registerEmployer;
+  const audit = { ...auditActor(actor), action, actorEmail: body.email, target: body.email };
+  const fail = failureRecorder(deps, audit);
   await assertAcceptablePassword(body.password);
-  const now = app.clock.now();
+  const now = deps.clock.now();
 
-  const genuine = await countGuess(app, request, action);
-  const invitation = await repo.findLiveInvitation(app.db, invitationHash(app, body.accessCode), now);
-  if (!invitation) throw await fail("invalid code", badRequest(ONBOARDING_MESSAGES.invalidAccessCode));
+  const genuine = await countGuess(deps, actor, action);
+  const hash = invitationHash(deps.config.appSecret, body.accessCode);
+  const invitation = await repo.findLiveInvitation(deps.db, hash, now);
+  if (!invitation) throw await fail("invalid code", onboardingErrors.invalidAccessCode());
   await genuine();
   if (invitation.email !== body.email) {
-    throw await fail("email differs from invitation", badRequest(ONBOARDING_MESSAGES.wrongInvitationEmail));
+    throw await fail("email differs from invitation", onboardingErrors.wrongInvitationEmail());
   }
   const domain = emailDomain(body.email);
-  if (await repo.findOrganisationByDomain(app.db, domain)) {
-    throw await fail("organisation exists", conflict(ONBOARDING_MESSAGES.organisationExists));
+  if (await repo.findOrganisationByDomain(deps.db, domain)) {
+    throw await fail("organisation exists", onboardingErrors.organisationExists());
   }
-  if (await findUserByEmail(app.db, body.email))
-    throw await fail("email taken", conflict(ONBOARDING_MESSAGES.emailTaken));
+  if (await findUserByEmail(deps.db, body.email)) throw await fail("email taken", onboardingErrors.emailTaken());
 
   const website = normaliseWebsite(body.website);
-  if (!website) throw await fail("invalid website", badRequest(ONBOARDING_MESSAGES.invalidWebsite));
+  if (!website) throw await fail("invalid website", onboardingErrors.invalidWebsite());
   const passwordHash = await hashPassword(body.password);
 
-  let created: { userId: number; organisationId: number };
-  try {
-    created = await app.db.transaction(async (tx) => {
-      if (!(await repo.claimInvitation(tx, invitation.id, now)))
-        throw badRequest(ONBOARDING_MESSAGES.invalidAccessCode);
+  const created = await recordingFailures(fail, () =>
+    deps.db.transaction(async (tx) => {
+      if (!(await repo.claimInvitation(tx, invitation.id, now))) throw onboardingErrors.invalidAccessCode();
       const organisationId = await repo.insertOrganisation(tx, {
         companyName: body.companyName,
         domain,
@@ -152,8 +171,8 @@ export async function registerEmployer(app: App, request: FastifyRequest, body: 
         websiteHost: website.host,
         createdAt: now,
       });
-      if (!organisationId) throw conflict(ONBOARDING_MESSAGES.organisationExists);
-      const userId = await repo.insertUser(tx, {
+      if (!organisationId) throw onboardingErrors.organisationExists();
+      const userId = await insertUser(tx, {
         email: body.email,
         fullName: body.fullName,
         passwordHash,
@@ -162,17 +181,14 @@ export async function registerEmployer(app: App, request: FastifyRequest, body: 
         organisationId,
         createdAt: now,
       });
-      if (!userId) throw conflict(ONBOARDING_MESSAGES.emailTaken);
+      if (!userId) throw onboardingErrors.emailTaken();
       await repo.setInvitationUser(tx, invitation.id, userId);
       return { userId, organisationId };
-    });
-  } catch (err) {
-    if (err instanceof HttpError) throw await fail(err.message, err);
-    throw err;
-  }
+    }),
+  );
 
-  await sendVerificationEmailOrLog(app, request, { id: created.userId, email: body.email });
-  await app.audit.record({
+  await sendVerificationEmailOrLog(deps, actor, { id: created.userId, email: body.email });
+  await deps.audit.record({
     ...audit,
     actorId: created.userId,
     organisationId: created.organisationId,
@@ -185,26 +201,23 @@ export async function registerEmployer(app: App, request: FastifyRequest, body: 
 // ---- employee access codes ----
 
 /** Checks an employee access code: the organisation's domain and website, or 400. Failures count per IP. */
-export async function validateEmployeeCode(app: App, request: FastifyRequest, code: string) {
-  const action = "onboarding.validate-access-code";
-  const genuine = await countGuess(app, request, action);
-  const found = await repo.findUsableAccessCode(app.db, accessCodeHash(app, code), app.clock.now());
+export async function validateEmployeeCode(deps: Deps, actor: Actor, input: { code: string }) {
+  const action = AUDIT_ACTIONS.validateAccessCode;
+  const audit = { ...auditActor(actor), action };
+  const genuine = await countGuess(deps, actor, action);
+  const hash = accessCodeHash(deps.config.appSecret, input.code);
+  const found = await repo.findUsableAccessCode(deps.db, hash, deps.clock.now());
   if (!found) {
-    await app.audit.record({ ...actorOf(request), action, outcome: "failure", detail: { reason: "invalid code" } });
-    throw badRequest(ONBOARDING_MESSAGES.invalidAccessCode);
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "invalid code" } });
+    throw onboardingErrors.invalidAccessCode();
   }
   await genuine();
+  const { organisationId } = found;
   if (found.usedCount >= found.maxUsers) {
-    await app.audit.record({
-      ...actorOf(request),
-      action,
-      outcome: "failure",
-      organisationId: found.organisationId,
-      detail: { reason: "code full" },
-    });
-    throw badRequest(ONBOARDING_MESSAGES.accessCodeFull);
+    await deps.audit.record({ ...audit, outcome: "failure", organisationId, detail: { reason: "code full" } });
+    throw onboardingErrors.accessCodeFull();
   }
-  await app.audit.record({ ...actorOf(request), action, outcome: "success", organisationId: found.organisationId });
+  await deps.audit.record({ ...audit, outcome: "success", organisationId });
   return { companyDomain: found.domain, website: found.website, message: ONBOARDING_MESSAGES.validAccessCode };
 }
 
@@ -213,38 +226,33 @@ export async function validateEmployeeCode(app: App, request: FastifyRequest, co
  * conditional update inside the same transaction as the user insert, so concurrent sign-ups never
  * exceed maxUsers and a failed insert does not burn a seat.
  */
-export async function registerEmployee(app: App, request: FastifyRequest, body: RegisterEmployeeBody) {
-  const action = "onboarding.register-employee";
-  const audit = { ...actorOf(request), action, actorEmail: body.email, target: body.email };
-  const now = app.clock.now();
+export async function registerEmployee(deps: Deps, actor: Actor, body: RegisterEmployeeBody) {
+  const action = AUDIT_ACTIONS.registerEmployee;
+  const audit = { ...auditActor(actor), action, actorEmail: body.email, target: body.email };
+  const now = deps.clock.now();
 
-  const genuine = await countGuess(app, request, action);
-  const found = await repo.findUsableAccessCode(app.db, accessCodeHash(app, body.accessCode), now);
-  const fail = async (reason: string, error: Error) => {
-    await app.audit.record({ ...audit, organisationId: found?.organisationId, outcome: "failure", detail: { reason } });
-    return error;
-  };
-  if (!found) throw await fail("invalid code", badRequest(ONBOARDING_MESSAGES.invalidAccessCode));
+  const genuine = await countGuess(deps, actor, action);
+  const hash = accessCodeHash(deps.config.appSecret, body.accessCode);
+  const found = await repo.findUsableAccessCode(deps.db, hash, now);
+  const fail = failureRecorder(deps, { ...audit, organisationId: found?.organisationId });
+  if (!found) throw await fail("invalid code", onboardingErrors.invalidAccessCode());
   await genuine();
-  if (found.usedCount >= found.maxUsers) throw await fail("code full", badRequest(ONBOARDING_MESSAGES.accessCodeFull));
+  if (found.usedCount >= found.maxUsers) throw await fail("code full", onboardingErrors.accessCodeFull());
   // Exactly the organisation's domain: no subdomains, no look-alike suffixes.
   if (emailDomain(body.email) !== found.domain) {
-    throw await fail("wrong domain", badRequest(ONBOARDING_MESSAGES.employeeWrongDomain));
+    throw await fail("wrong domain", onboardingErrors.employeeWrongDomain());
   }
-  try {
-    await assertAcceptablePassword(body.password);
-  } catch (err) {
-    throw await fail("common password", err as Error);
-  }
-  if (await findUserByEmail(app.db, body.email))
-    throw await fail("email taken", conflict(ONBOARDING_MESSAGES.emailTaken));
+  await recordingFailures(
+    (_reason, error) => fail("common password", error),
+    () => assertAcceptablePassword(body.password),
+  );
+  if (await findUserByEmail(deps.db, body.email)) throw await fail("email taken", onboardingErrors.emailTaken());
 
   const passwordHash = await hashPassword(body.password);
-  let userId: number;
-  try {
-    userId = await app.db.transaction(async (tx) => {
-      if ((await repo.claimSeat(tx, found.id, now)) === undefined) throw badRequest(ONBOARDING_MESSAGES.accessCodeFull);
-      const id = await repo.insertUser(tx, {
+  const userId = await recordingFailures(fail, () =>
+    deps.db.transaction(async (tx) => {
+      if ((await repo.claimSeat(tx, found.id, now)) === undefined) throw onboardingErrors.accessCodeFull();
+      const id = await insertUser(tx, {
         email: body.email,
         fullName: body.fullName,
         passwordHash,
@@ -254,15 +262,12 @@ export async function registerEmployee(app: App, request: FastifyRequest, body: 
         createdAt: now,
         activatedAt: now,
       });
-      if (!id) throw conflict(ONBOARDING_MESSAGES.emailTaken);
+      if (!id) throw onboardingErrors.emailTaken();
       return id;
-    });
-  } catch (err) {
-    if (err instanceof HttpError) throw await fail(err.message, err);
-    throw err;
-  }
+    }),
+  );
 
-  await sendVerificationEmailOrLog(app, request, { id: userId, email: body.email });
-  await app.audit.record({ ...audit, actorId: userId, organisationId: found.organisationId, outcome: "success" });
+  await sendVerificationEmailOrLog(deps, actor, { id: userId, email: body.email });
+  await deps.audit.record({ ...audit, actorId: userId, organisationId: found.organisationId, outcome: "success" });
   return { message: ONBOARDING_MESSAGES.registered };
 }

@@ -1,0 +1,61 @@
+import type { Role, UserStatus } from "@shared/constants";
+import { ERROR_CODES } from "@shared/error-codes";
+import { MESSAGES } from "@shared/messages";
+import type { Config } from "./config";
+import type { Db } from "./db/client";
+import type { AuditLog } from "./lib/audit";
+import type { Clock } from "./lib/clock";
+import { HttpError } from "./lib/errors";
+import type { RateLimiter } from "./lib/rate-limit";
+import type { Mailer } from "./mail/mailer";
+
+/** The signed-in, active user of a request. */
+export type SessionUser = {
+  id: number;
+  email: string;
+  fullName: string;
+  role: Role;
+  status: UserStatus;
+  organisationId: number | null;
+};
+
+/** What a service may write to the log (pino's shape: an object of fields, then a message). */
+export type Log = {
+  error(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+};
+
+/**
+ * Everything a service works with, built once at start. Services take it as their first argument;
+ * HTTP routes pass `app.deps`, jobs and the command line build their own.
+ */
+export type Deps = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  audit: AuditLog;
+  limits: RateLimiter;
+  log: Log;
+};
+
+/** Who asks: the signed-in user (or nobody), the client address, its rate-limit key and the request id. */
+export type Actor = {
+  user: SessionUser | null;
+  ip: string;
+  /** the rate-limit key of the client address (IPv6 grouped by /64) */
+  clientKey: string;
+  requestId: string;
+};
+
+/** The user of an actor that passed a sign-in guard. */
+export function signedIn(actor: Actor): SessionUser {
+  if (!actor.user) throw new HttpError(401, ERROR_CODES.notSignedIn, MESSAGES.notSignedIn);
+  return actor.user;
+}
+
+/** The audit fields an actor contributes: who (if anyone) and from which address. */
+export function auditActor(actor: Actor) {
+  return { actorId: actor.user?.id ?? null, actorEmail: actor.user?.email ?? null, ip: actor.ip };
+}

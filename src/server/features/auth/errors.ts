@@ -1,0 +1,17 @@
+import { HttpError, rateLimited } from "@server/lib/errors";
+import { ERROR_CODES } from "@shared/error-codes";
+import { MESSAGES } from "@shared/messages";
+
+/** Every error the sign-in, password and e-mail verification flows answer. */
+export const authErrors = {
+  invalidCredentials: () => new HttpError(401, "auth.invalid_credentials", MESSAGES.invalidCredentials),
+  notSignedIn: () => new HttpError(401, ERROR_CODES.notSignedIn, MESSAGES.notSignedIn),
+  invalidCode: () => new HttpError(401, "auth.invalid_code", MESSAGES.invalidSignInCode),
+  codeExhausted: () => new HttpError(401, "auth.code_exhausted", MESSAGES.signInCodeExhausted),
+  accountDeactivated: () => new HttpError(403, "auth.account_deactivated", MESSAGES.accountDeactivated),
+  emailNotVerified: () => new HttpError(403, ERROR_CODES.emailNotVerified, MESSAGES.emailNotVerified),
+  accountPending: () => new HttpError(403, "auth.account_pending", MESSAGES.accountPending),
+  tooManyAttempts: (retryAfterSeconds: number) => rateLimited(MESSAGES.tooManyAttempts, retryAfterSeconds),
+  invalidResetLink: () => new HttpError(400, "auth.invalid_reset_link", MESSAGES.invalidResetLink),
+  invalidVerificationLink: () => new HttpError(400, "auth.invalid_verification_link", MESSAGES.invalidVerificationLink),
+};

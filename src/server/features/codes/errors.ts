@@ -1,0 +1,12 @@
+import { HttpError, rateLimited } from "@server/lib/errors";
+import { CODES_TEXT } from "@shared/codes";
+import { ERROR_CODES } from "@shared/error-codes";
+import { MESSAGES } from "@shared/messages";
+
+/** Every error the identity-code routes answer. */
+export const codesErrors = {
+  tooManyCodes: (retryAfterSeconds: number) => rateLimited(MESSAGES.tooManyCodes, retryAfterSeconds),
+  tooManyLookups: (retryAfterSeconds: number) => rateLimited(CODES_TEXT.tooManyLookups, retryAfterSeconds),
+  generateUnavailable: () => new HttpError(503, ERROR_CODES.unavailable, CODES_TEXT.generateUnavailable),
+  verifyUnavailable: () => new HttpError(503, ERROR_CODES.unavailable, CODES_TEXT.verifyUnavailable),
+};

@@ -1,0 +1,41 @@
+import type { Config } from "@server/config";
+import type { Deps } from "@server/context";
+import type { Database } from "@server/db/client";
+import { AuditLog } from "@server/lib/audit";
+import { type Clock, systemClock } from "@server/lib/clock";
+import { RateLimiter } from "@server/lib/rate-limit";
+import { type Mailer, outboxMailer, smtpMailer } from "@server/mail/mailer";
+import fp from "fastify-plugin";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** the services' dependencies: routes call `service(app.deps, request.actor, input)` */
+    deps: Deps;
+  }
+}
+
+export type DepsOptions = { config: Config; database: Database; mailer?: Mailer; clock?: Clock };
+
+/** Builds the services' dependencies once (the caller owns the database); the mailer closes with the app. */
+export default fp<DepsOptions>(
+  async (app, { config, database, ...opts }) => {
+    const clock = opts.clock ?? systemClock;
+    const mailer =
+      opts.mailer ??
+      (config.smtpUrl
+        ? smtpMailer(config.smtpUrl, config.mailFrom)
+        : outboxMailer(config.dataDir, config.mailFrom, (line) => app.log.info(line)));
+    const deps: Deps = {
+      config,
+      db: database.db,
+      clock,
+      mailer,
+      audit: new AuditLog(database.db, () => clock.now()),
+      limits: new RateLimiter(database.db),
+      log: app.log,
+    };
+    app.decorate("deps", deps);
+    app.addHook("onClose", async () => mailer.close());
+  },
+  { name: "deps" },
+);

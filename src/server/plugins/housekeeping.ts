@@ -1,0 +1,27 @@
+import { deleteExpiredTokens } from "@server/features/auth/repository";
+import { deleteCodesExpiredBefore } from "@server/features/codes/repository";
+import { deleteExpiredSessions } from "@server/features/sessions/repository";
+import fp from "fastify-plugin";
+
+const EVERY_MS = 10 * 60_000;
+/** Identity codes are deleted a day after they expire. */
+const CODES_KEPT_MS = 86_400_000;
+
+/** Every 10 minutes, expired rows go (rate limits, sessions, tokens, day-old codes); never the audit log. */
+export default fp(
+  async (app) => {
+    const { db, clock, limits, log } = app.deps;
+    const sweep = setInterval(() => {
+      const now = clock.now();
+      Promise.all([
+        limits.deleteExpired(now),
+        deleteExpiredSessions(db, now),
+        deleteExpiredTokens(db, now),
+        deleteCodesExpiredBefore(db, new Date(now.getTime() - CODES_KEPT_MS)),
+      ]).catch((err) => log.warn({ err }, "housekeeping failed"));
+    }, EVERY_MS);
+    sweep.unref();
+    app.addHook("onClose", async () => clearInterval(sweep));
+  },
+  { name: "housekeeping", dependencies: ["deps"] },
+);

@@ -1,0 +1,29 @@
+/**
+ * Every action the audit log records, in one typed registry: services record them, the raw SQL of the
+ * hot paths takes them as parameters, and the audit filter offers them.
+ */
+export const AUDIT_ACTIONS = {
+  login: "auth.login",
+  verify2fa: "auth.verify-2fa",
+  logout: "auth.logout",
+  forgotPassword: "auth.forgot-password",
+  resetPassword: "auth.reset-password",
+  verifyEmail: "auth.verify-email",
+  validateEmployerCode: "onboarding.validate-employer-code",
+  registerEmployer: "onboarding.register-employer",
+  validateAccessCode: "onboarding.validate-access-code",
+  registerEmployee: "onboarding.register-employee",
+  inviteEmployer: "admin.invite-employer",
+  activateAccount: "admin.activate-account",
+  deactivateEmployer: "admin.deactivate-employer",
+  deactivateByDomain: "admin.deactivate-by-domain",
+  generateAccessCode: "employer.generate-access-code",
+  deactivateEmployee: "employer.deactivate-employee",
+  generateCode: "code.generate",
+  verifyCode: "code.verify",
+} as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
+
+/** Every action name, for filters. */
+export const AUDIT_ACTION_NAMES: readonly AuditAction[] = Object.values(AUDIT_ACTIONS);

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { PAGE_SIZE } from "./constants";
+
+export const PAGING_MESSAGES = {
+  invalidPage: "Page must be a whole number of 1 or more.",
+  invalidId: "The id must be a positive whole number.",
+  invalidOrganisation: "organisationId must be a positive whole number.",
+} as const;
+
+/** Rows per page of the dashboards' lists. */
+export const LIST_PAGE_SIZE = PAGE_SIZE;
+
+/** A positive whole number in a path or query string that fits a database integer. */
+export function idSchema(message: string = PAGING_MESSAGES.invalidId) {
+  return z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, message)
+    .transform(Number)
+    .refine((n) => n <= 2_147_483_647, message);
+}
+
+/** `?page=`: a whole number of 1 or more. */
+export const pageNumber = z
+  .string()
+  .regex(/^\d{1,7}$/, PAGING_MESSAGES.invalidPage)
+  .transform(Number)
+  .refine((n) => n >= 1, PAGING_MESSAGES.invalidPage);
+
+/** `?organisationId=` of the admin's views of one organisation. */
+export const organisationIdParam = idSchema(PAGING_MESSAGES.invalidOrganisation);
+
+/** `:id` of a record. */
+export const idParams = z.object({ id: idSchema() });
+
+/** `?q=&page=`: when either is given, list endpoints answer one page instead of the whole array. */
+export const listQuery = z.object({
+  q: z.string().trim().max(200, "The search text is too long.").optional(),
+  page: pageNumber.optional(),
+});
+export type ListQuery = z.infer<typeof listQuery>;
+
+/** One page of a list: `pages` is at least 1, so "Page 1 of 1" reads well when empty. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number(),
+    page: z.number(),
+    pageSize: z.number(),
+    pages: z.number(),
+  });
+}
+export type Page<T> = { items: T[]; total: number; page: number; pageSize: number; pages: number };

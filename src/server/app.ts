@@ -1,10 +1,7 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
-import fastifyStatic from "@fastify/static";
 import { MAX_BODY_BYTES } from "@shared/constants";
-import { MESSAGES } from "@shared/messages";
 import { lt } from "drizzle-orm";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
@@ -19,10 +16,16 @@ import employerRoutes from "./features/employer/routes";
 import onboardingRoutes from "./features/onboarding/routes";
 import { AuditLog } from "./lib/audit";
 import { type Clock, systemClock } from "./lib/clock";
+import { loggerOptions } from "./lib/logger";
 import { RateLimiter } from "./lib/rate-limit";
 import { type Mailer, outboxMailer, smtpMailer } from "./mail/mailer";
 import { registerErrorHandler } from "./plugins/error-handler";
+import health from "./plugins/health";
+import metrics from "./plugins/metrics";
+import openapi from "./plugins/openapi";
+import requestId, { requestIdServerOptions } from "./plugins/request-id";
 import { registerSessions } from "./plugins/session";
+import staticFiles from "./plugins/static";
 import type { App } from "./types";
 
 export const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/web");
@@ -47,7 +50,8 @@ const SECURITY_HEADERS = {
 export async function buildApp(opts: AppOptions): Promise<App> {
   const { config, database } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: ["req.headers.cookie", "req.headers['x-xsrf-token']"] },
+    logger: opts.logger ?? loggerOptions(config),
+    ...requestIdServerOptions,
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
     forceCloseConnections: "idle",
@@ -73,6 +77,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.decorate("limits", new RateLimiter(database.db));
 
   registerErrorHandler(app);
+  await app.register(requestId);
+  await app.register(metrics, { pool: database.pool });
+  await app.register(health);
+  await app.register(openapi);
   await app.register(cookie);
   registerSessions(app);
 
@@ -93,32 +101,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     { prefix: "/api" },
   );
 
-  const hasWeb = existsSync(path.join(webRoot, "index.html"));
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: webRoot,
-      wildcard: false,
-      index: false,
-      setHeaders(res, file) {
-        if (file.endsWith("widget.js")) {
-          res.setHeader("cross-origin-resource-policy", "cross-origin");
-          res.setHeader("access-control-allow-origin", "*");
-          res.setHeader("cache-control", "public, max-age=300");
-        } else if (file.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader("cache-control", "public, max-age=31536000, immutable");
-        }
-      },
-    });
-  }
-
-  // Any other GET outside /api is a web-app route: the app itself decides (unknown paths go to /).
-  app.setNotFoundHandler((request, reply) => {
-    const isPage = (request.method === "GET" || request.method === "HEAD") && !request.url.startsWith("/api");
-    if (hasWeb && isPage && !path.extname(request.url.split("?")[0] ?? "")) {
-      return reply.header("cache-control", "no-cache").sendFile("index.html");
-    }
-    return reply.code(404).send({ message: MESSAGES.notFound });
-  });
+  await app.register(staticFiles, { root: webRoot });
 
   // Housekeeping: expired rows go; never the audit log.
   const sweep = setInterval(() => {

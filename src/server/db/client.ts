@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { damagedDataDir, lockDataDir } from "./embedded-lock";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -15,6 +16,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
+  /** the node-postgres pool (PostgreSQL only), for its figures */
+  pool?: pg.Pool;
   close(): Promise<void>;
 };
 
@@ -27,7 +30,14 @@ export async function openDatabase(opts: {
   pglite?: PGlite;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // Bounded waits: with the database unreachable a request fails fast (503) instead of hanging.
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 3000,
+      query_timeout: 15_000,
+      statement_timeout: 10_000,
+    });
     // A dropped idle connection must not crash the process; the next query gets a fresh one.
     pool.on("error", () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -40,18 +50,32 @@ export async function openDatabase(opts: {
       await client.query("select pg_advisory_unlock(724011)").catch(() => {});
       client.release();
     }
-    return { db, kind: "postgres", close: () => pool.end() };
+    return { db, kind: "postgres", pool, close: () => pool.end() };
   }
   let client = opts.pglite;
+  let unlock = () => {};
   if (!client) {
     const dir = opts.dataDir ?? "memory://";
-    if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir);
+    if (!dir.startsWith("memory://")) {
+      mkdirSync(dir, { recursive: true });
+      unlock = lockDataDir(dir);
+    }
+    client = await PGlite.create(dir).catch((err) => {
+      unlock();
+      throw damagedDataDir(dir, err);
+    });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   const c = client;
-  return { db, kind: "pglite", close: () => c.close() };
+  return {
+    db,
+    kind: "pglite",
+    close: async () => {
+      await c.close();
+      unlock();
+    },
+  };
 }
 
 /** Rows of a raw `db.execute(sql...)` on either driver. */

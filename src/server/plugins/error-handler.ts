@@ -1,6 +1,7 @@
 import { MESSAGES } from "@shared/messages";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../lib/database-errors";
 import { HttpError } from "../lib/errors";
 
 /** One place that turns every error into `{message}` with the right status; 5xx details stay in the log. */
@@ -30,6 +31,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (err instanceof SyntaxError || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
       return reply.code(status).send({ message: status === 400 ? MESSAGES.malformedJson : err.message });
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err }, "database unavailable");
+      return reply.code(503).header("retry-after", "5").send(DATABASE_UNAVAILABLE);
     }
     request.log.error({ err }, "unhandled error");
     return reply.code(500).send({ message: MESSAGES.internalError });

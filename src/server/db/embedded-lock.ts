@@ -6,6 +6,9 @@ export class StartError extends Error {
   override name = "StartError";
 }
 
+/** Lock files this process holds (a lock with this process's pid but not in here was left by an earlier run). */
+const held = new Set<string>();
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -28,11 +31,16 @@ export function lockDataDir(dir: string): () => void {
       const fd = openSync(file, "wx", 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      return () => rmSync(file, { force: true });
+      held.add(file);
+      return () => {
+        held.delete(file);
+        rmSync(file, { force: true });
+      };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const pid = Number(readFileSync(file, "utf8").trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      const inUse = pid === process.pid ? held.has(file) : Number.isInteger(pid) && pid > 0 && alive(pid);
+      if (inUse) {
         throw new StartError(
           `The embedded database in ${dir} is in use by another process (pid ${pid}). ` +
             "Stop that process first; to run several processes, use PostgreSQL (DATABASE_URL).",

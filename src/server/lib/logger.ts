@@ -35,7 +35,7 @@ export function loggerOptions(
     nodeEnv: process.env.NODE_ENV,
     isTty: process.stdout.isTTY,
   },
-): NonNullable<FastifyServerOptions["logger"]> {
+): Exclude<FastifyServerOptions["logger"], boolean | undefined> {
   const pretty = env.isTty === true && env.nodeEnv !== "production";
   return {
     level: config.logLevel,

@@ -16,6 +16,8 @@ export const CACHE = {
 
 function setHeaders(res: { setHeader(name: string, value: string): unknown }, file: string) {
   const name = path.basename(file).replace(/\.(br|gz)$/, "");
+  // The same URL answers brotli, gzip or plain bytes: shared caches must key on Accept-Encoding.
+  res.setHeader("vary", "accept-encoding");
   if (name === "widget.js") {
     res.setHeader("cross-origin-resource-policy", "cross-origin");
     res.setHeader("access-control-allow-origin", "*");

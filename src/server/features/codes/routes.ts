@@ -1,3 +1,4 @@
+import { HttpError } from "@server/lib/errors";
 import { currentUser, requireUser } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -28,7 +29,11 @@ export default async function codesRoutes(app: App) {
   app.post(
     "/generate-words",
     { preHandler: requireUser, schema: { response: { 200: generatedWordsAnswer } } },
-    async (request) => generateWords(app, request, currentUser(request)),
+    async (request) => {
+      const answer = await generateWords(app, request, currentUser(request));
+      app.metrics.codeGenerated();
+      return answer;
+    },
   );
 
   app.options("/verify", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) =>
@@ -38,6 +43,13 @@ export default async function codesRoutes(app: App) {
   app.post(
     "/verify",
     { onRequest: widgetCall, config: { widget: true }, schema: { body: verifyBody, response: { 200: verifyAnswer } } },
-    async (request) => verifyWords(app, request, request.body.words),
+    async (request) => {
+      const answer = await verifyWords(app, request, request.body.words).catch((err) => {
+        if (err instanceof HttpError && err.statusCode === 429) app.metrics.codeLookup("rate_limited");
+        throw err;
+      });
+      app.metrics.codeLookup(answer.verified ? "verified" : "failed");
+      return answer;
+    },
   );
 }

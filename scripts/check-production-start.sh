@@ -7,7 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 server=""
 cleanup() {
-  if [ -n "$server" ]; then kill -TERM "$server" 2>/dev/null || true; fi
+  if [ -n "$server" ]; then kill -TERM -- "-$server" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -23,7 +23,8 @@ done
 
 port=$((20000 + RANDOM % 20000))
 export PORT="$port" DATA_DIR="$work/data" NODE_ENV=production
-npm start >"$work/server.log" 2>&1 &
+# In its own process group, stopped the way a terminal or process manager stops it: SIGTERM to the group.
+setsid npm start >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 60); do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/auth/whoami")" = 401 ] && break
@@ -35,9 +36,11 @@ fail() { echo "$1"; cat "$work/server.log"; exit 1; }
 curl -s -D - -o /dev/null -H 'accept-encoding: br' "http://127.0.0.1:$port/" | grep -qi '^content-encoding: br' ||
   fail "/ was not served compressed"
 grep -q "Sources changed\|No build yet" "$work/server.log" && fail "npm start rebuilt a fresh build"
-kill -TERM "$server"
-wait "$server" || fail "npm start did not stop cleanly on SIGTERM"
+kill -TERM -- "-$server"
+wait "$server" || true
 server=""
+grep -q "SIGTERM received" "$work/server.log" || fail "the server did not receive SIGTERM"
+[ ! -e "$DATA_DIR/db.lock" ] || fail "the server did not close its database on SIGTERM"
 
 printf 'Launch-Day-2026!\n' | npm run --silent admin -- create --email ops@example.com | grep -q "Admin ops@example.com created" ||
   fail "npm run admin did not create the admin"

@@ -8,15 +8,16 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const stamp = path.join(root, "dist/build-stamp");
-/** What the build is made from: a change to any of these makes the build stale. */
+/**
+ * What the build is made from: a change to any of these makes the build stale. (package.json and its lock
+ * are left out: `npm prune` rewrites them; after changing dependencies, `npm ci && npm run build`.)
+ */
 const SOURCES = [
   "src",
   "scripts/build.ts",
   "scripts/build-widget.ts",
   "vite.config.ts",
   "tsconfig.json",
-  "package.json",
-  "package-lock.json",
 ];
 
 /** Newest modification time (ms) of the files under `paths`. */

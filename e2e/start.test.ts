@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeF
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { throwawayPostgres } from "@test/helpers";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "./support";
 
@@ -203,5 +204,48 @@ describe("npm start in operation", () => {
     expect(changed.output()).toContain("Sources changed: rebuilding");
     expect(await (await fetch(`${changed.url}/api/nowhere`)).json()).toEqual({ message: "Nothing here (rebuilt)." });
     expect(await stop(changed.proc)).toBe(0);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("npm start with WEB_CONCURRENCY=2 on PostgreSQL", () => {
+  it("serves from two workers on one port, and /metrics counts both", async () => {
+    const scratch = await throwawayPostgres(process.env.TEST_DATABASE_URL ?? "");
+    const token = "cluster-metrics-token-42";
+    try {
+      const s = await start({
+        DATABASE_URL: scratch.url,
+        WEB_CONCURRENCY: "2",
+        METRICS_TOKEN: token,
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), "callproof-cluster-")),
+      });
+      for (let i = 0; i < 100 && !s.output().includes("2 workers serving"); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(s.output()).toContain("2 workers serving");
+      // A new connection each time: the primary hands connections to the workers in turn.
+      const once = () =>
+        new Promise<number>((resolve, reject) => {
+          const body = JSON.stringify({ words: "alpha beta gamma" });
+          const req = request(
+            `${s.url}/api/verify`,
+            { method: "POST", agent: false, headers: { "content-type": "application/json" } },
+            (res) => {
+              res.resume();
+              res.on("end", () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on("error", reject);
+          req.end(body);
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 24; i++) statuses.push(await once());
+      expect(statuses.filter((c) => c === 200)).toHaveLength(20);
+      expect(statuses.filter((c) => c === 429)).toHaveLength(4);
+      const metrics = await (await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+      expect(metrics).toContain('callproof_code_lookups_total{outcome="failed"} 20');
+      expect(metrics).toContain('callproof_code_lookups_total{outcome="rate_limited"} 4');
+      expect(await stop(s.proc)).toBe(0);
+    } finally {
+      await scratch.drop();
+    }
   });
 });

@@ -240,3 +240,21 @@ describe("graceful stop", () => {
     await t.mail.close();
   });
 });
+
+describe("operations settings", () => {
+  const env = { APP_SECRET: "s".repeat(40), DATA_DIR: "/tmp/callproof-test-unused" };
+  it("refuses several workers on the embedded database, and short or malformed values, naming them", () => {
+    expect(() => loadConfig({ ...env, WEB_CONCURRENCY: "2" })).toThrow(/WEB_CONCURRENCY.*DATABASE_URL/);
+    expect(() => loadConfig({ ...env, WEB_CONCURRENCY: "two" })).toThrow(/WEB_CONCURRENCY/);
+    expect(() => loadConfig({ ...env, METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ ...env, SHUTDOWN_DELAY_SECONDS: "-1" })).toThrow(/SHUTDOWN_DELAY_SECONDS/);
+    const ok = loadConfig({
+      ...env,
+      WEB_CONCURRENCY: "2",
+      DATABASE_URL: "postgres://h/db",
+      SHUTDOWN_DELAY_SECONDS: "5",
+    });
+    expect(ok.webConcurrency).toBe(2);
+    expect(ok.shutdownDelayMs).toBe(5000);
+  });
+});

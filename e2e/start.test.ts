@@ -1,29 +1,31 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { throwawayPostgres } from "@test/helpers";
 import { afterEach, describe, expect, it } from "vitest";
-import { ensureWebBuild, freePort } from "./support";
+import { freePort } from "./support";
 
-/** The README's run command, as a new user would use it: a real process, nothing configured. */
+/** The README's run command (`npm start`: node scripts/start.mjs), as a new user would use it: a real process. */
 const ROOT = path.resolve(import.meta.dirname, "..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+const START = path.join(ROOT, "scripts/start.mjs");
 
 type Server = { proc: ChildProcess; url: string; output: () => string };
 const running: ChildProcess[] = [];
 
-async function start(env: Record<string, string>): Promise<Server> {
+async function start(env: Record<string, string>, root = ROOT): Promise<Server> {
   const port = await freePort();
   let out = "";
-  const proc = spawn(TSX, ["src/server/main.ts"], {
-    cwd: ROOT,
+  const proc = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
+    cwd: root,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), ...env },
   });
   running.push(proc);
   proc.stdout?.on("data", (d) => (out += d));
   proc.stderr?.on("data", (d) => (out += d));
   const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     try {
       const res = await fetch(`${url}/api/auth/whoami`);
@@ -71,7 +73,6 @@ function client(url: string) {
 
 describe("npm start with nothing configured", () => {
   it("serves the app, tells how to create the first admin, and stops cleanly on SIGTERM", async () => {
-    ensureWebBuild();
     const dataDir = mkdtempSync(path.join(tmpdir(), "callproof-start-"));
     const s = await start({ DATA_DIR: dataDir });
     expect(s.output()).toContain("npm run admin -- create --email");
@@ -84,7 +85,7 @@ describe("npm start with nothing configured", () => {
     expect(existsSync(path.join(dataDir, "app-secret"))).toBe(true);
 
     // The operator CLI creates the first admin; its password comes on standard input.
-    const cli = spawnSync(TSX, ["src/server/cli.ts", "create", "--email", "Boss@Example.com"], {
+    const cli = spawnSync(process.execPath, [START, "cli", "create", "--email", "Boss@Example.com"], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
       input: "Launch-Day-2026!\n",
@@ -113,7 +114,7 @@ describe("npm start with nothing configured", () => {
   });
 
   it("refuses to start with a bad setting, naming it", () => {
-    const res = spawnSync(TSX, ["src/server/main.ts"], {
+    const res = spawnSync(process.execPath, [START], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", PORT: "not-a-port", DATA_DIR: mkdtempSync(path.join(tmpdir(), "cp-")) },
       encoding: "utf8",
@@ -130,5 +131,124 @@ describe("npm start with nothing configured", () => {
     const login = await call("POST", "/api/auth/login", { email: "ops@example.com", password: "Bootstrap-Pass-9!" });
     expect(login.status).toBe(200);
     expect(s.output()).not.toContain("Bootstrap-Pass-9!");
+  });
+});
+
+describe("npm start in operation", () => {
+  it("on SIGTERM says unavailable first, finishes the request in flight, then exits 0", async () => {
+    const s = await start({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "callproof-stop-")),
+      SHUTDOWN_DELAY_SECONDS: "1",
+    });
+    expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
+    // A look-up whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ words: "one two three" });
+    const inFlight = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        `${s.url}/api/verify`,
+        { method: "POST", headers: { "content-type": "application/json", "content-length": String(body.length) } },
+        (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, 5));
+      setTimeout(() => req.end(body.slice(5)), 1500);
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const exited = stop(s.proc);
+    await new Promise((r) => setTimeout(r, 300));
+    const ready = await fetch(`${s.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: "unavailable" });
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toMatchObject({ verified: false });
+    expect(await exited).toBe(0);
+    expect(s.output()).toContain("SIGTERM received");
+  });
+
+  it("builds when there is no build, rebuilds when a source changed, and not otherwise", async () => {
+    // A copy of the project (its node_modules shared), so the real one's build is left alone.
+    const copy = mkdtempSync(path.join(tmpdir(), "callproof-copy-"));
+    const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" })
+      .split("\0")
+      .filter((f) => f && !f.startsWith("dist/") && existsSync(path.join(ROOT, f)));
+    execFileSync("tar", ["-cf", path.join(copy, "src.tar"), "--null", "-T", "-"], {
+      cwd: ROOT,
+      input: files.join("\0"),
+    });
+    execFileSync("tar", ["-xf", "src.tar"], { cwd: copy });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"));
+    const env = { DATA_DIR: mkdtempSync(path.join(tmpdir(), "callproof-data-")) };
+
+    const first = await start(env, copy);
+    expect(first.output()).toContain("No build yet: building first");
+    expect(existsSync(path.join(copy, "dist/server/main.js"))).toBe(true);
+    expect((await fetch(`${first.url}/api/nowhere`)).status).toBe(404);
+    expect(await stop(first.proc)).toBe(0);
+
+    const unchanged = await start(env, copy);
+    expect(unchanged.output()).not.toContain("building");
+    expect(await stop(unchanged.proc)).toBe(0);
+
+    // As after a git pull: a source newer than the build.
+    const messages = path.join(copy, "src/shared/messages.ts");
+    writeFileSync(
+      messages,
+      readFileSync(messages, "utf8").replace('notFound: "Not found."', 'notFound: "Nothing here (rebuilt)."'),
+    );
+    const changed = await start(env, copy);
+    expect(changed.output()).toContain("Sources changed: rebuilding");
+    expect(await (await fetch(`${changed.url}/api/nowhere`)).json()).toEqual({
+      message: "Nothing here (rebuilt).",
+      code: "not_found",
+    });
+    expect(await stop(changed.proc)).toBe(0);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("npm start with WEB_CONCURRENCY=2 on PostgreSQL", () => {
+  it("serves from two workers on one port, and /metrics counts both", async () => {
+    const scratch = await throwawayPostgres(process.env.TEST_DATABASE_URL ?? "");
+    const token = "cluster-metrics-token-42";
+    try {
+      const s = await start({
+        DATABASE_URL: scratch.url,
+        WEB_CONCURRENCY: "2",
+        METRICS_TOKEN: token,
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), "callproof-cluster-")),
+      });
+      for (let i = 0; i < 100 && !s.output().includes("2 workers serving"); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(s.output()).toContain("2 workers serving");
+      // A new connection each time: the primary hands connections to the workers in turn.
+      const once = () =>
+        new Promise<number>((resolve, reject) => {
+          const body = JSON.stringify({ words: "alpha beta gamma" });
+          const req = request(
+            `${s.url}/api/verify`,
+            { method: "POST", agent: false, headers: { "content-type": "application/json" } },
+            (res) => {
+              res.resume();
+              res.on("end", () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on("error", reject);
+          req.end(body);
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 24; i++) statuses.push(await once());
+      expect(statuses.filter((c) => c === 200)).toHaveLength(20);
+      expect(statuses.filter((c) => c === 429)).toHaveLength(4);
+      const metrics = await (await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+      expect(metrics).toContain('callproof_code_lookups_total{outcome="failed"} 20');
+      expect(metrics).toContain('callproof_code_lookups_total{outcome="rate_limited"} 4');
+      expect(await stop(s.proc)).toBe(0);
+    } finally {
+      await scratch.drop();
+    }
   });
 });

@@ -3,12 +3,14 @@ import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 import { meetsPasswordRules } from "@shared/validation";
 import { z } from "zod";
+import { BACKUP_USAGE, runBackupCommand } from "./backup";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { ensureAdmin } from "./features/auth/admin-accounts";
 
 const USAGE = `Usage: npm run admin -- create --email you@example.com
-  Asks for the password (or reads it from standard input when that is not a terminal).
+${BACKUP_USAGE}
+  create asks for the password (or reads it from standard input when that is not a terminal).
   Uses the same DATABASE_URL / DATA_DIR as npm start.`;
 
 /** Reads a password without echoing it on a terminal; from a pipe, its first line. */
@@ -35,6 +37,7 @@ async function askPassword(prompt: string): Promise<string> {
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
+  if (command === "backup" || command === "restore") return runBackupCommand(command, rest);
   const emailAt = rest.indexOf("--email");
   const email = emailAt >= 0 ? rest[emailAt + 1]?.trim().toLowerCase() : undefined;
   if (command !== "create" || !email) {

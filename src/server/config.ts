@@ -21,6 +21,12 @@ export type Config = {
   appSecret: string;
   supportEmail: string;
   logLevel: string;
+  /** worker processes (node:cluster); more than 1 only with PostgreSQL */
+  webConcurrency: number;
+  /** bearer token of GET /metrics; unset: no metrics endpoint */
+  metricsToken: string | undefined;
+  /** on SIGTERM, how long readiness says 503 before the server stops accepting */
+  shutdownDelayMs: number;
 };
 
 export class ConfigError extends Error {
@@ -111,6 +117,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     fail("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
 
+  const webConcurrency = wholeNumber("WEB_CONCURRENCY", get("WEB_CONCURRENCY") ?? "1", 1, 64);
+  if (webConcurrency > 1 && !databaseUrl)
+    fail("WEB_CONCURRENCY", "above 1 needs DATABASE_URL: the embedded database serves one process only");
+  const metricsToken = get("METRICS_TOKEN");
+  if (metricsToken !== undefined && metricsToken.length < 16) fail("METRICS_TOKEN", "must be at least 16 characters");
+  const shutdownDelayMs = wholeNumber("SHUTDOWN_DELAY_SECONDS", get("SHUTDOWN_DELAY_SECONDS") ?? "0", 0, 120) * 1000;
+
   let appSecret = get("APP_SECRET");
   if (appSecret !== undefined && appSecret.length < 32) fail("APP_SECRET", "must be at least 32 characters");
   appSecret ??= readOrCreateSecret(dataDir);
@@ -131,7 +144,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appSecret,
     supportEmail,
     logLevel,
+    webConcurrency,
+    metricsToken,
+    shutdownDelayMs,
   };
+}
+
+function wholeNumber(name: string, text: string, min: number, max: number): number {
+  if (!/^\d{1,4}$/.test(text) || Number(text) < min || Number(text) > max)
+    fail(name, `must be a whole number from ${min} to ${max} (got "${text}")`);
+  return Number(text);
 }
 
 function readOrCreateSecret(dataDir: string): string {

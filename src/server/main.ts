@@ -1,11 +1,13 @@
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import cluster from "node:cluster";
 import path from "node:path";
-import { buildApp, webRoot } from "./app";
+import { buildApp } from "./app";
+import { runPrimary } from "./cluster";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
+import { StartError } from "./db/embedded-lock";
 import { ensureAdmin } from "./features/auth/admin-accounts";
 import { anyAdminExists } from "./features/auth/repository";
+import { gracefulStop } from "./shutdown";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -19,9 +21,9 @@ async function main() {
     throw err;
   }
 
-  if (!existsSync(path.join(webRoot, "index.html")) || !existsSync(path.join(webRoot, "widget.js"))) {
-    console.log("No build found: building the web app and widget first (npm run build)…");
-    execFileSync("npm", ["run", "build"], { stdio: "inherit", cwd: path.resolve(webRoot, "../..") });
+  if (config.webConcurrency > 1 && cluster.isPrimary) {
+    runPrimary(config.webConcurrency, (line) => console.log(line));
+    return;
   }
 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, "db") });
@@ -45,8 +47,7 @@ async function main() {
     stopping = true;
     app.log.info(`${signal} received: finishing in-flight requests, then closing the database`);
     try {
-      await app.close();
-      await database.close();
+      await gracefulStop(app, database, { delayMs: signal === "SIGTERM" ? config.shutdownDelayMs : 0 });
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, "shutdown failed");
@@ -63,6 +64,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  console.error(err instanceof StartError ? err.message : err);
   process.exit(1);
 });

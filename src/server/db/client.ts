@@ -10,6 +10,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/p
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { damagedDataDir, lockDataDir } from "./embedded-lock";
 import * as schema from "./schema";
 
 /** Raw statements beside Drizzle's query builder. Rows come back with timestamps as Date and bigints as number. */
@@ -33,6 +34,8 @@ export type Database = {
   db: Db;
   /** for people: "PostgreSQL" or "embedded, in <dir>" */
   description: string;
+  /** the node-postgres pool (PostgreSQL only), for its figures */
+  pool?: pg.Pool;
   close(): Promise<void>;
 };
 
@@ -131,7 +134,14 @@ export async function openDatabase(opts: {
   pglite?: PGlite;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // Bounded waits: with the database unreachable a request fails fast (503) instead of hanging.
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 3000,
+      query_timeout: 15_000,
+      statement_timeout: 10_000,
+    });
     // A dropped idle connection must not crash the process; the next query gets a fresh one.
     pool.on("error", () => {});
     const client = await pool.connect();
@@ -144,17 +154,31 @@ export async function openDatabase(opts: {
       client.release();
     }
     const db = Object.assign(drizzlePg(pool, { schema }), postgresQueries(pool)) as unknown as Db;
-    return { db, description: "PostgreSQL", close: () => pool.end() };
+    return { db, description: "PostgreSQL", pool, close: () => pool.end() };
   }
   const dir = opts.dataDir ?? "memory://";
   let client = opts.pglite;
+  let unlock = () => {};
   if (!client) {
-    if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir);
+    if (!dir.startsWith("memory://")) {
+      mkdirSync(dir, { recursive: true });
+      unlock = lockDataDir(dir);
+    }
+    client = await PGlite.create(dir).catch((err) => {
+      unlock();
+      throw damagedDataDir(dir, err);
+    });
   }
   const orm = drizzlePglite(client, { schema });
   await migratePglite(orm, { migrationsFolder });
   const db = Object.assign(orm, pgliteQueries(client)) as unknown as Db;
   const c = client;
-  return { db, description: `embedded, in ${dir}`, close: () => c.close() };
+  return {
+    db,
+    description: `embedded, in ${dir}`,
+    close: async () => {
+      await c.close();
+      unlock();
+    },
+  };
 }

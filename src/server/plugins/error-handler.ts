@@ -1,3 +1,4 @@
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@server/lib/database-errors";
 import { HttpError } from "@server/lib/errors";
 import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
@@ -44,6 +45,10 @@ export default fp(
       }
       const answer = clientError(err);
       if (answer) return reply.code(answer.status).send({ message: answer.message, code: answer.code });
+      if (isDatabaseUnavailable(err)) {
+        request.log.warn({ err }, "database unavailable");
+        return reply.code(503).header("retry-after", "5").send(DATABASE_UNAVAILABLE);
+      }
       request.log.error({ err }, "unhandled error");
       return reply.code(500).send({ message: MESSAGES.internalError, code: ERROR_CODES.internal });
     });

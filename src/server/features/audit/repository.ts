@@ -2,7 +2,7 @@ import type { Db } from "@server/db/client";
 import { auditLog } from "@server/db/schema";
 import { escapeLike } from "@server/lib/paging";
 import type { AuditEntry } from "@shared/audit";
-import { and, count, desc, eq, gte, like, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, like, lt, or, type SQL, sql } from "drizzle-orm";
 
 export type AuditFilter = {
   actorEmail?: string;
@@ -26,13 +26,20 @@ function where(f: AuditFilter): SQL | undefined {
 
 /** Audit events, newest first. Read-only: the audit log has no update or delete path anywhere. */
 export async function listEvents(db: Db, filter: AuditFilter, limit: number, offset = 0): Promise<AuditEntry[]> {
-  const rows = await db
-    .select()
+  // At scale: the page's ids are found in an (…, at, id) index alone, skipping `offset` index entries
+  // without reading their rows; only the page's own rows are then read.
+  const pageIds = db
+    .select({ id: auditLog.id })
     .from(auditLog)
     .where(where(filter))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(limit)
     .offset(offset);
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(inArray(auditLog.id, pageIds))
+    .orderBy(desc(auditLog.at), desc(auditLog.id));
   return rows.map((r) => ({
     id: Number(r.id),
     at: r.at.toISOString(),
@@ -46,7 +53,28 @@ export async function listEvents(db: Db, filter: AuditFilter, limit: number, off
   }));
 }
 
+/** Up to this many matching events are counted exactly; beyond it the planner's estimate is the total. */
+export const EXACT_COUNT_LIMIT = 10_000;
+
+/**
+ * How many events match: exact up to EXACT_COUNT_LIMIT, above it PostgreSQL's estimate (the table's
+ * statistics), so that the viewer's total never scans millions of rows.
+ */
 export async function countEvents(db: Db, filter: AuditFilter): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(auditLog).where(where(filter));
-  return row?.n ?? 0;
+  const condition = where(filter);
+  const capped = db
+    .select({ one: sql`1` })
+    .from(auditLog)
+    .where(condition)
+    .limit(EXACT_COUNT_LIMIT + 1)
+    .as("capped");
+  const [row] = await db.select({ n: count() }).from(capped);
+  const exact = row?.n ?? 0;
+  if (exact <= EXACT_COUNT_LIMIT) return exact;
+  const [explained] = await db.rows<{ "QUERY PLAN": unknown }>(
+    sql`explain (format json) select 1 from ${auditLog} where ${condition ?? sql`true`}`,
+  );
+  const plan = explained?.["QUERY PLAN"];
+  const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as Array<{ Plan: { "Plan Rows": number } }>;
+  return Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0]?.Plan["Plan Rows"] ?? 0));
 }

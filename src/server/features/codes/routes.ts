@@ -1,3 +1,4 @@
+import { HttpError } from "@server/lib/errors";
 import { requireUser } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import { clientInfoAnswer, generatedWordsAnswer, verifyAnswer, verifyBody } from "@shared/codes-schemas";
@@ -27,7 +28,11 @@ export default async function codesRoutes(app: App) {
   app.post(
     "/generate-words",
     { preHandler: requireUser, schema: { response: { 200: generatedWordsAnswer } } },
-    async (request) => codes.generateWords(app.deps, request.actor),
+    async (request) => {
+      const answer = await codes.generateWords(app.deps, request.actor);
+      app.metrics.codeGenerated();
+      return answer;
+    },
   );
 
   app.options("/verify", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) =>
@@ -37,7 +42,14 @@ export default async function codesRoutes(app: App) {
   app.post(
     "/verify",
     { onRequest: widgetCall, config: { widget: true }, schema: { body: verifyBody, response: { 200: verifyAnswer } } },
-    async (request) =>
-      codes.verifyWords(app.deps, request.actor, { words: request.body.words, origin: request.headers.origin }),
+    async (request) => {
+      const input = { words: request.body.words, origin: request.headers.origin };
+      const answer = await codes.verifyWords(app.deps, request.actor, input).catch((err) => {
+        if (err instanceof HttpError && err.statusCode === 429) app.metrics.codeLookup("rate_limited");
+        throw err;
+      });
+      app.metrics.codeLookup(answer.verified ? "verified" : "failed");
+      return answer;
+    },
   );
 }

@@ -1,0 +1,75 @@
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { build as esbuild } from "esbuild";
+import { build as viteBuild } from "vite";
+
+/**
+ * The production build, into dist/: the web app (Vite) and the widget in dist/web, each text file also
+ * precompressed as .br and .gz; the server and the operator CLI bundled for plain node in dist/server
+ * (packages stay in node_modules; source maps beside them); and dist/build-stamp, whose time
+ * `npm start` compares with the sources' to rebuild a stale build.
+ */
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = path.join(root, "dist");
+const webOut = path.join(dist, "web");
+const serverOut = path.join(dist, "server");
+
+/** Files worth compressing (images other than SVG and fonts are compressed already). */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/;
+/** Below this a compressed copy saves too little to be worth a file. */
+const MIN_BYTES = 256;
+
+const started = Date.now();
+rmSync(path.join(dist, "build-stamp"), { force: true });
+
+await viteBuild({ configFile: path.join(root, "vite.config.ts"), configLoader: "runner", logLevel: "warn" });
+await import("./build-widget");
+
+rmSync(serverOut, { recursive: true, force: true });
+await esbuild({
+  absWorkingDir: root,
+  entryPoints: { main: "src/server/main.ts", cli: "src/server/cli.ts" },
+  outdir: serverOut,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  sourcemap: true,
+  logLevel: "warning",
+});
+cpSync(path.join(root, "src/server/db/migrations"), path.join(serverOut, "migrations"), { recursive: true });
+
+let raw = 0;
+let brotli = 0;
+let files = 0;
+const compress = (dir: string) => {
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) {
+      compress(file);
+      continue;
+    }
+    if (!COMPRESSIBLE.test(name)) continue;
+    const content = readFileSync(file);
+    if (content.length < MIN_BYTES) continue;
+    const br = brotliCompressSync(content, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+    });
+    writeFileSync(`${file}.br`, br);
+    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+    raw += content.length;
+    brotli += br.length;
+    files++;
+  }
+};
+compress(webOut);
+
+writeFileSync(path.join(dist, "build-stamp"), `${new Date().toISOString()}\n`);
+const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+console.log(
+  `Built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s: ${files} web files precompressed ` +
+    `(${kb(raw)} → ${kb(brotli)} brotli); server and CLI in dist/server.`,
+);

@@ -1,0 +1,93 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { backupEmbedded, restoreEmbedded } from "@server/backup";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "./client";
+import { StartError } from "./embedded-lock";
+
+const onPglite = process.env.TEST_DB !== "postgres";
+const tempDir = () => mkdtempSync(path.join(tmpdir(), "callproof-embedded-"));
+
+async function emails(dir: string): Promise<string[]> {
+  const database = await openDatabase({ dataDir: dir });
+  try {
+    return (await database.db.rows<{ email: string }>(sql`select email from users order by email`)).map((r) => r.email);
+  } finally {
+    await database.close();
+  }
+}
+
+async function addUser(dir: string, email: string) {
+  const database = await openDatabase({ dataDir: dir });
+  try {
+    await database.db.execute(
+      sql`insert into users (email, full_name, password_hash, role, status, created_at)
+          values (${email}, 'Backup Test', 'x', 'client', 'active', now())`,
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+describe.skipIf(!onPglite)("the embedded database's directory", () => {
+  it("is used by one process at a time: a second open stops with a clear message", async () => {
+    const dir = path.join(tempDir(), "db");
+    const first = await openDatabase({ dataDir: dir });
+    try {
+      const second = openDatabase({ dataDir: dir });
+      await expect(second).rejects.toThrow(StartError);
+      await expect(second).rejects.toThrow(/in use by another process \(pid \d+\)/);
+    } finally {
+      await first.close();
+    }
+    // once closed, it opens again; a lock left by a process that is gone does not block it
+    writeFileSync(`${dir}.lock`, "999999999");
+    const again = await openDatabase({ dataDir: dir });
+    await again.close();
+  });
+
+  it("that is damaged stops the start with a message saying what to do", async () => {
+    const dir = path.join(tempDir(), "db");
+    await (await openDatabase({ dataDir: dir })).close();
+    writeFileSync(path.join(dir, "global", "pg_control"), Buffer.alloc(8192, 7));
+    const opening = openDatabase({ dataDir: dir });
+    await expect(opening).rejects.toThrow(StartError);
+    await expect(opening).rejects.toThrow(/could not be opened.*restore a backup/);
+  });
+
+  it("is backed up and restored whole; the database it replaced is kept aside", async () => {
+    const dir = path.join(tempDir(), "db");
+    await addUser(dir, "before@example.com");
+    const file = path.join(tempDir(), "backup.tar.gz");
+    expect(await backupEmbedded(dir, file)).toBeGreaterThan(1000);
+
+    await addUser(dir, "after@example.com");
+    expect(await emails(dir)).toEqual(["after@example.com", "before@example.com"]);
+
+    const kept = await restoreEmbedded(dir, file);
+    expect(await emails(dir)).toEqual(["before@example.com"]);
+    expect(kept).toMatch(/db\.before-restore-/);
+    expect(await emails(kept ?? "")).toEqual(["after@example.com", "before@example.com"]);
+  });
+
+  it("refuses a file that is not a backup and leaves the database as it was", async () => {
+    const dir = path.join(tempDir(), "db");
+    await addUser(dir, "stays@example.com");
+    const junk = path.join(tempDir(), "junk.tar.gz");
+    writeFileSync(junk, "not a backup");
+    await expect(restoreEmbedded(dir, junk)).rejects.toThrow(/not a backup/);
+    expect(await emails(dir)).toEqual(["stays@example.com"]);
+  });
+
+  it("is not backed up while a server holds it", async () => {
+    const dir = path.join(tempDir(), "db");
+    const running = await openDatabase({ dataDir: dir });
+    try {
+      await expect(backupEmbedded(dir, path.join(tempDir(), "b.tar.gz"))).rejects.toThrow(/in use/);
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import fp from "fastify-plugin";
+import { jsonSchemaTransform } from "fastify-type-provider-zod";
+
+/**
+ * The API description: an OpenAPI 3.1 document built from the zod schemas the routes validate with
+ * (GET /api/openapi.json), and Swagger UI rendering it (GET /api/docs), served from this server.
+ * Register it before the routes: it records each route as it is added.
+ */
+export default fp(
+  async (app) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: "3.1.0",
+        info: {
+          title: "CallProof API",
+          version: "1",
+          description:
+            "Caller verification. Errors answer `{message}` (and a `code` where one is defined). " +
+            "Unsafe calls need the `X-XSRF-TOKEN` header equal to the `XSRF-TOKEN` cookie, except `POST /api/verify`.",
+        },
+        components: {
+          securitySchemes: { session: { type: "apiKey", in: "cookie", name: "cp_session" } },
+        },
+      },
+      transform: jsonSchemaTransform,
+    });
+
+    await app.register(swaggerUi, {
+      routePrefix: "/api/docs",
+      logLevel: "warn",
+      uiConfig: { deepLinking: false },
+      validatorUrl: false,
+    });
+
+    app.get("/api/openapi.json", { schema: { hide: true }, logLevel: "warn" }, async () => app.swagger());
+  },
+  { name: "openapi", fastify: "5.x" },
+);

@@ -1,0 +1,63 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import { ERROR_CODES } from "@shared/error-codes";
+import { MESSAGES } from "@shared/messages";
+import fp from "fastify-plugin";
+
+/** The Cache-Control of each kind of built file. */
+export const CACHE = {
+  /** file names carry a hash of their content: they never change */
+  hashed: "public, max-age=31536000, immutable",
+  /** embedded on other sites: short-lived, revalidated with its ETag */
+  widget: "public, max-age=300",
+  /** the app's entry page and anything else: always revalidated */
+  other: "no-cache",
+} as const;
+
+function setHeaders(res: { setHeader(name: string, value: string): unknown }, file: string) {
+  const name = path.basename(file).replace(/\.(br|gz)$/, "");
+  // The same URL answers brotli, gzip or plain bytes: shared caches must key on Accept-Encoding.
+  res.setHeader("vary", "accept-encoding");
+  if (name === "widget.js") {
+    res.setHeader("cross-origin-resource-policy", "cross-origin");
+    res.setHeader("access-control-allow-origin", "*");
+    res.setHeader("cache-control", CACHE.widget);
+  } else if (file.includes(`${path.sep}assets${path.sep}`)) {
+    res.setHeader("cache-control", CACHE.hashed);
+  } else {
+    res.setHeader("cache-control", CACHE.other);
+  }
+}
+
+/**
+ * The built web app and widget from `root`: files compressed at build time go out as brotli or gzip as the
+ * client accepts, with cache headers by kind. Any other GET outside /api is a web-app route (the app itself
+ * decides what it shows); everything else unknown is a 404 `{message}`.
+ */
+export default fp<{ root: string }>(
+  async (app, { root }) => {
+    const hasWeb = existsSync(path.join(root, "index.html"));
+    if (hasWeb) {
+      await app.register(fastifyStatic, {
+        root,
+        wildcard: false,
+        index: false,
+        preCompressed: true,
+        etag: true,
+        lastModified: true,
+        cacheControl: false,
+        setHeaders,
+      });
+    }
+
+    app.setNotFoundHandler((request, reply) => {
+      const isPage = (request.method === "GET" || request.method === "HEAD") && !request.url.startsWith("/api");
+      if (hasWeb && isPage && !path.extname(request.url.split("?")[0] ?? "")) {
+        return reply.sendFile("index.html");
+      }
+      return reply.code(404).send({ message: MESSAGES.notFound, code: ERROR_CODES.notFound });
+    });
+  },
+  { name: "static-files", fastify: "5.x" },
+);

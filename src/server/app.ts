@@ -11,6 +11,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { identityCodes, rateLimits, sessions, verificationTokens } from "./db/schema";
+import accountRoutes from "./features/account/routes";
 import adminRoutes from "./features/admin/routes";
 import auditRoutes from "./features/audit/routes";
 import authRoutes from "./features/auth/routes";
@@ -89,6 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       await api.register(adminRoutes);
       await api.register(employerRoutes);
       await api.register(auditRoutes);
+      await api.register(accountRoutes);
     },
     { prefix: "/api" },
   );

@@ -1,3 +1,4 @@
+import { cleanUserAgent } from "@shared/account";
 import { SESSION } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { and, eq, gt } from "drizzle-orm";
@@ -130,6 +131,8 @@ export async function startSession(app: FastifyInstance, request: FastifyRequest
     createdAt: now,
     lastSeenAt: now,
     expiresAt: new Date(now.getTime() + SESSION.absoluteMs),
+    userAgent: cleanUserAgent(request.headers["user-agent"]),
+    ip: request.ip,
   });
   reply.setCookie(SESSION_COOKIE, token, {
     path: "/",

@@ -7,8 +7,8 @@ export const PASSKEY = {
   /** adding a passkey needs a sign-in at most this old, so a stolen idle session cannot add one */
   recentSignInMs: 15 * MINUTE,
   nameMaxLength: 60,
-  /** sign-in challenges one client address may ask for per window */
-  signInOptionsPerWindow: 60,
+  /** sign-in challenges one client address may ask for per window (each visit to /login asks for one) */
+  signInOptionsPerWindow: 200,
   signInOptionsWindowMs: 15 * MINUTE,
   /** registration challenges one user may ask for per window */
   registerOptionsPerWindow: 20,

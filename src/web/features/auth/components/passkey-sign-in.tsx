@@ -41,9 +41,16 @@ export function PasskeySignIn({ onSignedIn, onError }: PasskeySignInProps) {
         return;
       }
       if (!(await lib.browserSupportsWebAuthnAutofill()) || !live) return;
+      let optionsJSON: PublicKeyCredentialRequestOptionsJSON;
       try {
-        const optionsJSON = await passkeyApi.options();
-        if (!live) return;
+        optionsJSON = await passkeyApi.options();
+      } catch (err) {
+        // Autofill is an extra: without it the page works as before, so say nothing.
+        console.warn("passkey autofill unavailable", err);
+        return;
+      }
+      if (!live) return;
+      try {
         const response = await lib.startAuthentication({ optionsJSON, useBrowserAutofill: true });
         const { role } = await passkeyApi.verify(response);
         await latest.current.onSignedIn(role);

@@ -9,7 +9,7 @@ const suite = setUpBrowserSuite();
 const { newPage } = suite;
 
 /** The navigation an admin sees, in the bar and in the phone menu. */
-const ADMIN_LINKS = ["In a call?", "About Us", "Contact Us", "Widget", "GenerateID", "Add Users", "Admin"];
+const ADMIN_LINKS = ["In a call?", "About Us", "Contact Us", "Widget", "GenerateID", "Add Users", "Admin", "Account"];
 
 /** The links of the visible navigation bar, by their exact names. */
 async function visibleNavLinks(page: Page): Promise<string[]> {

@@ -4,6 +4,7 @@ import cookie from "@fastify/cookie";
 import { MAX_BODY_BYTES } from "@shared/constants";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import accountRoutes from "./features/account/routes";
 import adminRoutes from "./features/admin/routes";
 import auditRoutes from "./features/audit/routes";
 import authRoutes from "./features/auth/routes";
@@ -61,6 +62,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
       await api.register(adminRoutes);
       await api.register(employerRoutes);
       await api.register(auditRoutes);
+      await api.register(accountRoutes);
     },
     { prefix: "/api" },
   );

@@ -21,6 +21,12 @@ export const AUDIT_ACTIONS = {
   deactivateEmployee: "employer.deactivate-employee",
   generateCode: "code.generate",
   verifyCode: "code.verify",
+  changePassword: "account.change-password",
+  revokeOtherSessions: "account.revoke-other-sessions",
+  addPasskey: "passkey.add",
+  renamePasskey: "passkey.rename",
+  removePasskey: "passkey.remove",
+  passkeySignIn: "passkey.sign-in",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

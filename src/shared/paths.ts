@@ -17,6 +17,7 @@ export const paths = {
   dashboard: "/dashboard",
   employerDashboard: "/employer-dashboard",
   admin: "/admin",
+  account: "/account",
   unauthorized: "/unauthorized",
 } as const;
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -69,8 +70,14 @@ export const sessions = pgTable(
     createdAt: ts("created_at").notNull(),
     lastSeenAt: ts("last_seen_at").notNull(),
     expiresAt: ts("expires_at").notNull(),
+    /** the id shown to the user on /account; the token hash is never shown */
+    id: bigserial("id", { mode: "number" }).notNull(),
+    /** the browser's User-Agent when the session started, bounded and without control characters */
+    userAgent: text("user_agent"),
+    /** the client address when the session started */
+    ip: text("ip"),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  (t) => [index("sessions_user_idx").on(t.userId), uniqueIndex("sessions_id_key").on(t.id)],
 );
 
 /** One mechanism for sign-in codes, e-mail verification and password reset (GUIDE 7). */
@@ -188,5 +195,56 @@ export const auditLog = pgTable(
     /** the admin's audit filter by actor e-mail */
     index("audit_log_actor_email_at_id_idx").on(t.actorEmail, t.at, t.id),
     index("audit_log_action_at_id_idx").on(t.action, t.at, t.id),
+  ],
+);
+
+/** WebAuthn credentials (passkeys): only public keys, never a secret. */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** base64url credential id, as the authenticator reports it */
+    credentialId: text("credential_id").notNull(),
+    /** base64url COSE public key */
+    publicKey: text("public_key").notNull(),
+    /** base64url WebAuthn user handle given at registration */
+    userHandle: text("user_handle").notNull(),
+    /** the authenticator's signature counter; 0 for authenticators that keep none */
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: text("transports").array().notNull().default(sql`'{}'`),
+    /** may be synced to other devices (multi-device credential) */
+    backupEligible: boolean("backup_eligible").notNull(),
+    backedUp: boolean("backed_up").notNull(),
+    name: text("name").notNull(),
+    createdAt: ts("created_at").notNull(),
+    lastUsedAt: ts("last_used_at"),
+  },
+  (t) => [uniqueIndex("passkeys_credential_id_key").on(t.credentialId), index("passkeys_user_idx").on(t.userId)],
+);
+
+/**
+ * Single-use WebAuthn challenges, stored as hashes. `binding` ties each to where it was issued:
+ * the session's token hash (registration) or the hash of an HttpOnly pre-session cookie (sign-in).
+ */
+export const webauthnChallenges = pgTable(
+  "webauthn_challenges",
+  {
+    id: serial("id").primaryKey(),
+    challengeHash: text("challenge_hash").notNull(),
+    purpose: text("purpose", { enum: ["register", "sign-in"] }).notNull(),
+    binding: text("binding").notNull(),
+    /** the user a registration challenge was issued to; null for sign-in */
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+  },
+  (t) => [
+    uniqueIndex("webauthn_challenges_challenge_key").on(t.challengeHash),
+    index("webauthn_challenges_expires_idx").on(t.expiresAt),
+    check("webauthn_challenges_purpose_check", sql`${t.purpose} in ('register', 'sign-in')`),
   ],
 );

@@ -4,7 +4,12 @@ const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 /** Builds a mail with a plain-text part and an equivalent simple HTML part. */
-function compose(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): Mail {
+export function compose(
+  to: string,
+  subject: string,
+  paragraphs: string[],
+  action?: { label: string; url: string },
+): Mail {
   const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), "— CallProof"].join("\n\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1b2330;line-height:1.5">
 ${paragraphs.map((p) => `<p>${esc(p)}</p>`).join("\n")}

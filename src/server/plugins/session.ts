@@ -3,6 +3,7 @@ import * as repo from "@server/features/sessions/repository";
 import { hmac, randomToken, safeEqual, sha256 } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { ipKey } from "@server/lib/ip";
+import { cleanUserAgent } from "@shared/account";
 import { SESSION } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
@@ -130,6 +131,8 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
     userId,
     now,
     expiresAt: new Date(now.getTime() + SESSION.absoluteMs),
+    userAgent: cleanUserAgent(request.headers["user-agent"]),
+    ip: request.ip,
   });
   reply.setCookie(SESSION_COOKIE, token, {
     path: "/",

@@ -21,6 +21,7 @@ function navItems(role: Role | null, loading: boolean): NavItem[] {
   items.push({ to: paths.download, label: "Widget" }, { to: paths.dashboard, label: "GenerateID" });
   if (role === "superuser" || role === "admin") items.push({ to: paths.employerDashboard, label: "Add Users" });
   if (role === "admin") items.push({ to: paths.admin, label: "Admin" });
+  items.push({ to: paths.account, label: "Account" });
   return items;
 }
 

@@ -135,6 +135,20 @@ export const router = createBrowserRouter([
           },
         ],
       },
+      {
+        path: paths.account,
+        element: (
+          <RequireRole otherwise={paths.login}>
+            <Outlet />
+          </RequireRole>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: () => import("../features/account/pages/account-page").then((m) => ({ Component: m.AccountPage })),
+          },
+        ],
+      },
       { path: "*", element: <Navigate to={paths.home} replace /> },
     ],
   },

@@ -37,13 +37,18 @@ export async function touchSession(db: Db, tokenHash: string, now: Date) {
   await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
 }
 
-export async function insertSession(db: Db, values: { tokenHash: string; userId: number; now: Date; expiresAt: Date }) {
+export async function insertSession(
+  db: Db,
+  values: { tokenHash: string; userId: number; now: Date; expiresAt: Date; userAgent: string | null; ip: string },
+) {
   await db.insert(sessions).values({
     tokenHash: values.tokenHash,
     userId: values.userId,
     createdAt: values.now,
     lastSeenAt: values.now,
     expiresAt: values.expiresAt,
+    userAgent: values.userAgent,
+    ip: values.ip,
   });
 }
 

@@ -1,4 +1,4 @@
-import { SIGN_IN } from "@shared/constants";
+import { type Role, SIGN_IN } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { landingFor, paths } from "@shared/paths";
 import { FormError } from "@web/components/ui/form-error";
@@ -11,6 +11,7 @@ import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { authApi } from "../api";
+import { PasskeySignIn } from "../components/passkey-sign-in";
 
 type Banner = { tone: "success" | "error" | "info"; text: string };
 
@@ -81,6 +82,12 @@ export function LoginPage() {
     );
   }
 
+  async function signedInWithPasskey(role: Role) {
+    auth.signedIn(role);
+    const confirmed = await auth.refresh();
+    navigate(landingFor[confirmed ?? role], { replace: true });
+  }
+
   if (step === 2) {
     return (
       <Page title="Enter 2FA Code from Email" documentTitle="Log In" width="narrow">
@@ -144,7 +151,7 @@ export function LoginPage() {
           label="Email"
           type="email"
           name="email"
-          autoComplete="username"
+          autoComplete="username webauthn"
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
@@ -165,6 +172,8 @@ export function LoginPage() {
         <p className="form__aside">
           <Link to={paths.forgotPassword}>Forgot your password?</Link>
         </p>
+        <p className="form__aside muted">or</p>
+        <PasskeySignIn onSignedIn={signedInWithPasskey} onError={form.setError} />
       </form>
       <p className="form__after">
         New to CallProof? <Link to={paths.selectSignup}>Create an account</Link>

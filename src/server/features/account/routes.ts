@@ -1,0 +1,125 @@
+import { randomToken, sha256 } from "@server/lib/crypto";
+import { requireUser } from "@server/plugins/guards";
+import { startSession } from "@server/plugins/session";
+import type { App } from "@server/types";
+import {
+  accountAnswer,
+  addPasskeyBody,
+  changePasswordBody,
+  PASSKEY,
+  passkeyAnswer,
+  passkeyParams,
+  passkeySignInBody,
+  renamePasskeyBody,
+} from "@shared/account";
+import { messageAnswer } from "@shared/answers";
+import { ROLES } from "@shared/constants";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import {
+  addPasskey,
+  registrationOptions,
+  removeUserPasskey,
+  renameUserPasskey,
+  signInOptions,
+  signInWithPasskey,
+} from "./passkeys";
+import { changePassword, getAccount, revokeOtherSessions } from "./service";
+
+/**
+ * The pre-session cookie that binds passkey sign-in challenges to the browser that asked for them:
+ * HttpOnly, sent only to the passkey sign-in calls, gone after 5 minutes; only its hash is stored.
+ */
+const CHALLENGE_COOKIE = "cp_passkey";
+const CHALLENGE_COOKIE_PATH = "/api/auth/passkey";
+
+/** Options for the browser's WebAuthn call; the library builds them, only the challenge is named here. */
+const ceremonyOptions = z.looseObject({ challenge: z.string() });
+
+export default async function accountRoutes(app: App) {
+  const signedIn = { preHandler: requireUser };
+
+  app.get("/account", { ...signedIn, schema: { response: { 200: accountAnswer } } }, async (request) =>
+    getAccount(app.deps, request.actor, { sessionHash: request.sessionHash }),
+  );
+
+  app.post(
+    "/account/change-password",
+    { ...signedIn, schema: { body: changePasswordBody, response: { 200: messageAnswer } } },
+    async (request) => changePassword(app.deps, request.actor, { sessionHash: request.sessionHash, ...request.body }),
+  );
+
+  app.post(
+    "/account/sessions/revoke-others",
+    { ...signedIn, schema: { response: { 200: z.object({ count: z.number() }) } } },
+    async (request) => revokeOtherSessions(app.deps, request.actor, { sessionHash: request.sessionHash }),
+  );
+
+  app.post(
+    "/account/passkeys/options",
+    { ...signedIn, schema: { response: { 200: ceremonyOptions } } },
+    async (request) => ({
+      ...(await registrationOptions(app.deps, request.actor, { sessionHash: request.sessionHash })),
+    }),
+  );
+
+  app.post(
+    "/account/passkeys",
+    { ...signedIn, schema: { body: addPasskeyBody, response: { 201: passkeyAnswer } } },
+    async (request, reply) => {
+      const added = await addPasskey(app.deps, request.actor, {
+        sessionHash: request.sessionHash,
+        response: request.body.response,
+        name: request.body.name,
+        userAgent: request.headers["user-agent"],
+      });
+      return reply.code(201).send(added);
+    },
+  );
+
+  app.patch(
+    "/account/passkeys/:id",
+    { ...signedIn, schema: { params: passkeyParams, body: renamePasskeyBody, response: { 200: messageAnswer } } },
+    async (request) => renameUserPasskey(app.deps, request.actor, { id: request.params.id, name: request.body.name }),
+  );
+
+  app.delete(
+    "/account/passkeys/:id",
+    { ...signedIn, schema: { params: passkeyParams, response: { 200: messageAnswer } } },
+    async (request) => removeUserPasskey(app.deps, request.actor, { id: request.params.id }),
+  );
+
+  app.post("/auth/passkey/options", { schema: { response: { 200: ceremonyOptions } } }, async (request, reply) => {
+    const binding = challengeCookie(app, request, reply);
+    return { ...(await signInOptions(app.deps, request.actor, { binding })) };
+  });
+
+  app.post(
+    "/auth/passkey/verify",
+    { schema: { body: passkeySignInBody, response: { 200: z.object({ role: z.enum(ROLES) }) } } },
+    async (request, reply) => {
+      const cookie = request.cookies[CHALLENGE_COOKIE];
+      const { userId, role } = await signInWithPasskey(app.deps, request.actor, {
+        binding: cookie ? sha256(cookie) : null,
+        response: request.body.response,
+      });
+      await startSession(request, reply, userId);
+      reply.clearCookie(CHALLENGE_COOKIE, { path: CHALLENGE_COOKIE_PATH });
+      return { role };
+    },
+  );
+}
+
+/** This browser's challenge cookie (set when missing); answers the hash its challenges are bound to. */
+function challengeCookie(app: App, request: FastifyRequest, reply: FastifyReply): string {
+  let value = request.cookies[CHALLENGE_COOKIE];
+  if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) value = randomToken(32);
+  reply.setCookie(CHALLENGE_COOKIE, value, {
+    path: CHALLENGE_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: "strict",
+    secure: app.deps.config.secureCookies,
+    maxAge: PASSKEY.challengeLifetimeMs / 1000,
+  });
+  return sha256(value);
+}

@@ -97,6 +97,14 @@ describe("operations endpoints", () => {
     );
     expect(apiRoutes.length).toBeGreaterThan(20);
     expect(apiRoutes.filter((p) => !documented.has(p))).toEqual([]);
+    // Every call but CORS preflights and the CSV download describes its success answer.
+    const undescribed = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops as Record<string, { responses?: Record<string, { content?: unknown }> }>)
+        .filter(([method]) => method !== "options" && !path.endsWith(".csv"))
+        .filter(([, op]) => !Object.entries(op.responses ?? {}).some(([code, r]) => code.startsWith("2") && r.content))
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(undescribed).toEqual([]);
     const verifyBody = doc.paths["/api/verify"]?.post as {
       requestBody: { content: { "application/json": { schema: { required: string[] } } } };
     };

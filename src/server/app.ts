@@ -17,6 +17,8 @@ import authRoutes from "./features/auth/routes";
 import codesRoutes from "./features/codes/routes";
 import employerRoutes from "./features/employer/routes";
 import onboardingRoutes from "./features/onboarding/routes";
+import { scheduleSiteRecheck } from "./features/sites/recheck-job";
+import sitesRoutes from "./features/sites/routes";
 import { AuditLog } from "./lib/audit";
 import { type Clock, systemClock } from "./lib/clock";
 import { RateLimiter } from "./lib/rate-limit";
@@ -89,6 +91,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       await api.register(adminRoutes);
       await api.register(employerRoutes);
       await api.register(auditRoutes);
+      await api.register(sitesRoutes);
     },
     { prefix: "/api" },
   );
@@ -131,6 +134,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     ]).catch((err) => app.log.warn({ err }, "housekeeping failed"));
   }, 10 * 60_000);
   sweep.unref();
+  scheduleSiteRecheck(app as unknown as App);
   app.addHook("onClose", async () => {
     clearInterval(sweep);
     app.mailer.close();

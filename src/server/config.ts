@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { meetsPasswordRules } from "@shared/validation";
 import { z } from "zod";
@@ -21,6 +22,10 @@ export type Config = {
   appSecret: string;
   supportEmail: string;
   logLevel: string;
+  /** DNS servers for site proofs (`ip` or `ip:port`); empty: the system's */
+  siteDnsServers: string[];
+  /** tests only (NODE_ENV=test): site files are fetched over http from this loopback port */
+  siteCheckTestHttpPort: number | null;
 };
 
 export class ConfigError extends Error {
@@ -111,6 +116,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     fail("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
 
+  const siteDnsServers = (get("SITE_DNS_SERVERS") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const server of siteDnsServers)
+    if (!isIP(server.replace(/^\[(.*)\](:\d+)?$/, "$1").replace(/^([\d.]+):\d+$/, "$1")))
+      fail(
+        "SITE_DNS_SERVERS",
+        `must be a comma-separated list of IP addresses, each optionally with :port (got "${server}")`,
+      );
+
+  const testPortText = get("SITE_CHECK_TEST_HTTP_PORT");
+  let siteCheckTestHttpPort: number | null = null;
+  if (testPortText !== undefined) {
+    if (env.NODE_ENV !== "test") fail("SITE_CHECK_TEST_HTTP_PORT", "is for tests only (NODE_ENV=test)");
+    if (!/^\d{1,5}$/.test(testPortText) || Number(testPortText) > 65535)
+      fail("SITE_CHECK_TEST_HTTP_PORT", `must be a port number (got "${testPortText}")`);
+    siteCheckTestHttpPort = Number(testPortText);
+  }
+
   let appSecret = get("APP_SECRET");
   if (appSecret !== undefined && appSecret.length < 32) fail("APP_SECRET", "must be at least 32 characters");
   appSecret ??= readOrCreateSecret(dataDir);
@@ -131,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appSecret,
     supportEmail,
     logLevel,
+    siteDnsServers,
+    siteCheckTestHttpPort,
   };
 }
 

@@ -119,6 +119,9 @@ export const accountRecord = z.object({
   email: z.string(),
   companyName: z.string(),
   website: z.string(),
+  organisationId: z.number().nullable(),
+  /** whether the website's host is one of the organisation's verified sites (or under one) */
+  websiteVerified: z.boolean(),
 });
 export type AccountRecord = z.infer<typeof accountRecord>;
 

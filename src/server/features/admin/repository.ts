@@ -1,5 +1,5 @@
 import { type Db, rowsOf } from "@server/db/client";
-import { organisations, sessions, users } from "@server/db/schema";
+import { organisationSites, organisations, sessions, users } from "@server/db/schema";
 import type { AccountRecord } from "@shared/admin";
 import { and, asc, count, eq, ilike, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
 import { containsPattern } from "./paging";
@@ -10,6 +10,13 @@ const accountColumns = {
   email: users.email,
   companyName: sql<string>`coalesce(${organisations.companyName}, '')`,
   website: sql<string>`coalesce(${organisations.website}, '')`,
+  organisationId: users.organisationId,
+  /** whether a verified site of the organisation is the website's host or a parent of it */
+  websiteVerified: sql<boolean>`exists (
+    select 1 from ${organisationSites} s
+    where s.organisation_id = ${organisations.id} and s.status = 'verified'
+      and (${organisations.websiteHost} = s.host or right(${organisations.websiteHost}, length(s.host) + 1) = '.' || s.host)
+  )`,
 };
 
 /**

@@ -7,9 +7,11 @@ import { endAllSessions, endSession, startSession } from "@server/plugins/sessio
 import type { App } from "@server/types";
 import { SIGN_IN, TOKEN_LIFETIME } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
+import { emailDomain } from "@shared/onboarding";
 import { paths } from "@shared/paths";
 import { eq } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { emailDomainProved } from "../sites/service";
 import { VerificationTokens } from "./tokens";
 import { findUserByEmail, findUserById, type UserRow } from "./users";
 
@@ -256,6 +258,8 @@ export async function verifyEmail(app: App, request: FastifyRequest, email: stri
     throw badRequest(MESSAGES.invalidVerificationLink);
   }
   await app.db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
+  if (user.organisationId !== null)
+    await emailDomainProved(app.db, { organisationId: user.organisationId, emailDomain: emailDomain(user.email), now });
   await app.audit.record({
     action: "auth.verify-email",
     outcome: "success",

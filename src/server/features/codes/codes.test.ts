@@ -306,7 +306,12 @@ describe("POST /api/verify", () => {
   });
 
   describe("domain locking", () => {
-    const org = { domain: "acme.example", website: "https://www.acme-shop.example/en/", companyName: "Acme" };
+    const org = {
+      domain: "acme.example",
+      website: "https://www.acme-shop.example/en/",
+      companyName: "Acme",
+      websiteProved: true,
+    };
 
     it.each([
       ["no Origin (server-side integration)", undefined],
@@ -357,7 +362,11 @@ describe("POST /api/verify", () => {
     });
 
     it("accepts http only on localhost and 127.0.0.1 hosts of the organisation", async () => {
-      const { user } = await employeeCode(t, { domain: "localhost", website: "http://127.0.0.1:8080" });
+      const { user } = await employeeCode(t, {
+        domain: "localhost",
+        website: "http://127.0.0.1:8080",
+        websiteProved: true,
+      });
       const a = await storeCode(t, user.id);
       expect((await verify(t, a, { origin: "http://localhost:5173" })).json()).toMatchObject({ verified: true });
       const b = await storeCode(t, user.id);

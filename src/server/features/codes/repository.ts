@@ -92,8 +92,8 @@ export async function consumeCode(
 ): Promise<VerifyRow> {
   const now = iso(p.now);
   const anySite = p.scope === "any";
-  // Host names never contain commas.
-  const hosts = p.scope === "any" ? "" : p.scope.join(",");
+  // Only [a-z0-9.-] hosts reach the statement, so the comma-joined list cannot be split differently.
+  const hosts = p.scope === "any" ? "" : p.scope.filter((h) => /^[a-z0-9.-]{1,253}$/.test(h)).join(",");
   const rows = await executePrepared<VerifyRow>(
     db,
     kind,
@@ -102,11 +102,19 @@ export async function consumeCode(
       with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
       c as (
         select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.full_name, u.organisation_id,
-          o.company_name, o.website,
-          (${anySite}::boolean or coalesce(
-            o.domain = any(string_to_array(${hosts}::text, ','))
-              or o.website_host = any(string_to_array(${hosts}::text, ',')),
-            false)) as site_ok
+          o.company_name,
+          -- the website only when one of the organisation's verified sites is its host or a parent of it
+          case when exists (
+            select 1 from organisation_sites s
+            where s.organisation_id = o.id and s.status = 'verified'
+              and (o.website_host = s.host or right(o.website_host, length(s.host) + 1) = '.' || s.host)
+          ) then o.website else '' end as website,
+          -- the Origin's host or one of its parent domains is a verified site of the organisation
+          (${anySite}::boolean or exists (
+            select 1 from organisation_sites s
+            where s.organisation_id = o.id and s.status = 'verified'
+              and s.host = any(string_to_array(${hosts}::text, ','))
+          )) as site_ok
         from identity_codes ic
         join users u on u.id = ic.user_id
         left join organisations o on o.id = u.organisation_id

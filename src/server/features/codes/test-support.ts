@@ -3,6 +3,7 @@ import { identityCodes, organisations, users } from "@server/db/schema";
 import { IDENTITY_CODE } from "@shared/constants";
 import { createUser, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
+import { seedSites } from "../sites/test-support";
 import { codeHash } from "./service";
 import { drawWords } from "./words";
 
@@ -11,7 +12,7 @@ let orgSeq = 0;
 /** Inserts an organisation straight into the database (onboarding is another feature's work). */
 export async function createOrganisation(
   t: Pick<TestApp, "database" | "clock">,
-  fields: { domain?: string; website?: string; companyName?: string } = {},
+  fields: { domain?: string; website?: string; companyName?: string; websiteProved?: boolean } = {},
 ) {
   const n = ++orgSeq;
   const domain = fields.domain ?? `org${n}-${Date.now().toString(36)}.example`;
@@ -27,13 +28,14 @@ export async function createOrganisation(
     })
     .returning();
   if (!org) throw new Error("organisation not created");
+  await seedSites(t.database.db, org, { websiteProved: fields.websiteProved });
   return org;
 }
 
 /** An active employee of a new organisation, signed in. */
 export async function signedInEmployee(
   t: TestApp,
-  org?: { domain?: string; website?: string; companyName?: string },
+  org?: { domain?: string; website?: string; companyName?: string; websiteProved?: boolean },
   fullName = "Alice Caller",
 ) {
   const organisation = await createOrganisation(t, org);
@@ -43,7 +45,10 @@ export async function signedInEmployee(
 }
 
 /** A live code of a new employee of a new organisation, stored directly (no sign-in): its typed form. */
-export async function employeeCode(t: TestApp, org?: { domain?: string; website?: string; companyName?: string }) {
+export async function employeeCode(
+  t: TestApp,
+  org?: { domain?: string; website?: string; companyName?: string; websiteProved?: boolean },
+) {
   const organisation = await createOrganisation(t, org);
   const user = await createUser(t, { organisationId: organisation.id });
   return { organisation, user, typed: await storeCode(t, user.id) };

@@ -19,6 +19,7 @@ import type { FastifyRequest } from "fastify";
 import { actorOf } from "../audit/actions";
 import { assertAcceptablePassword, sendVerificationEmail } from "../auth/service";
 import { findUserByEmail } from "../auth/users";
+import { addRegistrationSites } from "../sites/service";
 import * as repo from "./repository";
 
 /** Wrong access-code guesses (employer and employee codes together) allowed per client IP. */
@@ -153,6 +154,7 @@ export async function registerEmployer(app: App, request: FastifyRequest, body: 
         createdAt: now,
       });
       if (!organisationId) throw conflict(ONBOARDING_MESSAGES.organisationExists);
+      await addRegistrationSites(tx, { organisationId, domain, websiteHost: website.host, now });
       const userId = await repo.insertUser(tx, {
         email: body.email,
         fullName: body.fullName,

@@ -3,6 +3,7 @@
 import { auditLog, organisations } from "@server/db/schema";
 import { Browser, createUser, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { desc, eq } from "drizzle-orm";
+import { seedSites } from "../sites/test-support";
 
 let ipSeq = 0;
 /** Headers that give a request its own client IP (the test app trusts X-Forwarded-For), so rate limits don't mix. */
@@ -46,6 +47,7 @@ export async function createEmployer(
     })
     .returning();
   if (!org) throw new Error("organisation not created");
+  await seedSites(t.database.db, org);
   const user = await createUser(t, {
     email: uniqueEmail(domain, "boss"),
     role: "superuser",

@@ -2,6 +2,10 @@ import dns2 from "dns2";
 
 const { Packet } = dns2;
 
+/** An answer record of class IN, cached for a second at most. */
+const record = (fields: { name: string; type: number; data?: string; address?: string }) =>
+  new Packet.Resource({ class: Packet.CLASS.IN, ttl: 1, ...fields });
+
 /**
  * A real DNS server on loopback (UDP) answering from records the test sets: TXT values and A
  * addresses per name. Unknown names get an empty answer. Point the server's SITE_DNS_SERVERS at
@@ -18,18 +22,12 @@ export class TestDnsServer {
         const name = question.name.toLowerCase();
         if (question.type === Packet.TYPE.TXT) {
           for (const data of this.txt.get(name) ?? []) {
-            response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data });
+            response.answers.push(record({ name: question.name, type: Packet.TYPE.TXT, data }));
           }
         } else if (question.type === Packet.TYPE.A) {
           const address = this.a.get(name);
           if (address) {
-            response.answers.push({
-              name: question.name,
-              type: Packet.TYPE.A,
-              class: Packet.CLASS.IN,
-              ttl: 1,
-              address,
-            });
+            response.answers.push(record({ name: question.name, type: Packet.TYPE.A, address }));
           }
         }
       }

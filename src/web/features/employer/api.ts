@@ -1,6 +1,7 @@
 import type { Page } from "@shared/admin";
 import type { AuditEntry } from "@shared/audit";
 import type { AccessCodeRecord, EmployeeRecord } from "@shared/employer";
+import type { SiteCheckAnswer, SiteRecord } from "@shared/sites";
 import { api, errorMessage } from "@web/lib/api";
 import { queryString, useFetchedPage, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useState } from "react";
@@ -17,7 +18,33 @@ export const employerApi = {
     api.post<AccessCodeRecord>("/api/employer/generate-access-code", { maxUsers }),
   deactivateEmployee: (id: number) => api.post<{ message?: string }>(`/api/employer/deactivate-employee/${id}`),
   audit: (page: number) => api.get<Page<AuditEntry>>(`/api/employer/audit${queryString({ page })}`),
+  sites: () => api.get<SiteRecord[]>("/api/employer/sites"),
+  addSite: (host: string) => api.post<SiteRecord>("/api/employer/sites", { host }),
+  checkSite: (host: string) => api.post<SiteCheckAnswer>("/api/employer/sites/check", { host }),
+  removeSite: (host: string) => api.delete<{ message?: string }>(`/api/employer/sites/${encodeURIComponent(host)}`),
 };
+
+/** The organisation's sites, loaded once and reloaded after each change. */
+export function useSites() {
+  const [sites, setSites] = useState<SiteRecord[] | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const reload = useCallback(async () => {
+    try {
+      setSites(await employerApi.sites());
+      setFailure(null);
+    } catch (error) {
+      console.error("Could not load the sites", error);
+      setFailure(errorMessage(error, "The sites could not be loaded. Please reload the page."));
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  return { sites, failure, reload };
+}
 
 export type EmployerDashboard = {
   status: "loading" | "ready" | "failed";

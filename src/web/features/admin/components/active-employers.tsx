@@ -5,7 +5,7 @@ import { Pager } from "@web/components/ui/pager";
 import { SearchField } from "@web/components/ui/search-field";
 import { useState } from "react";
 import { adminApi, failureReason } from "../api";
-import { WebsiteLink } from "./website-link";
+import { WebsiteProof } from "./website-proof";
 
 type ActiveEmployersProps = {
   page: Page<AccountRecord>;
@@ -78,7 +78,7 @@ export function ActiveEmployers({
             <td>{account.email}</td>
             <td>{account.companyName}</td>
             <td>
-              <WebsiteLink url={account.website} />
+              <WebsiteProof account={account} />
             </td>
             <td>
               <button

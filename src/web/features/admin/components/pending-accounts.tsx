@@ -5,6 +5,7 @@ import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { useEffect, useRef, useState } from "react";
 import { adminApi, failureReason } from "../api";
 import { ActivatedBanner } from "./activated-banner";
+import { WebsiteProof } from "./website-proof";
 
 type PendingAccountsProps = {
   accounts: AccountRecord[];
@@ -51,12 +52,13 @@ export function PendingAccounts({ accounts, loading, failed, onActivated }: Pend
             <th scope="col">Name</th>
             <th scope="col">Email</th>
             <th scope="col">Company</th>
+            <th scope="col">Website</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
           </>
         }
-        columns={4}
+        columns={5}
         items={accounts}
         empty={loading ? "Loading…" : failed ? "Could not load the pending accounts." : "No pending accounts."}
         row={(account) => (
@@ -64,6 +66,9 @@ export function PendingAccounts({ accounts, loading, failed, onActivated }: Pend
             <th scope="row">{account.fullName}</th>
             <td>{account.email}</td>
             <td>{account.companyName}</td>
+            <td>
+              <WebsiteProof account={account} />
+            </td>
             <td>
               <button
                 type="button"

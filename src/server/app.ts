@@ -51,7 +51,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: ["req.headers.cookie", "req.headers['x-xsrf-token']"] },
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies nearest to the server, whatever their addresses.
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     forceCloseConnections: "idle",
     return503OnClosing: true,
   }).withTypeProvider<import("fastify-type-provider-zod").ZodTypeProvider>();

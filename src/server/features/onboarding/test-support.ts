@@ -13,7 +13,7 @@ export function freshIp(): Record<string, string> {
 }
 
 /** The test app's env: trust X-Forwarded-For so each test can use its own client IP. */
-export const TRUST_PROXY_ENV = { TRUST_PROXY: "true" };
+export const TRUST_PROXY_ENV = { TRUST_PROXY: "127.0.0.1" };
 
 /** A signed-in platform admin. */
 export async function signInAdmin(t: TestApp, email = uniqueEmail("callproof.test", "admin")) {

@@ -175,4 +175,6 @@ export const domainSchema = z
 
 /** POST /api/admin/deactivate-by-domain */
 export const deactivateByDomainBody = z.object({ domain: domainSchema });
-export const deactivateByDomainAnswer = z.object({ message: z.string(), count: z.number() });
+/** A deactivation's answer: what happened and how many accounts it deactivated. */
+export const deactivationAnswer = z.object({ message: z.string(), count: z.number() });
+export const deactivateByDomainAnswer = deactivationAnswer;

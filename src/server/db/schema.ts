@@ -159,6 +159,8 @@ export const rateLimits = pgTable(
     hits: timestamp("hits", { withTimezone: true, mode: "date" }).array().notNull(),
     /** whether the last hit was let through */
     allowed: boolean("allowed").notNull(),
+    /** refused hits since the last allowed one */
+    refused: integer("refused").notNull().default(0),
     /** when every hit has left the window; rows past it may be deleted */
     expiresAt: ts("expires_at").notNull(),
   },

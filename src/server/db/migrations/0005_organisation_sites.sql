@@ -46,3 +46,6 @@ SELECT id, host,
 FROM hosts
 WHERE host ~ '^[a-z0-9.-]{1,253}$'
 ON CONFLICT DO NOTHING;
+--> statement-breakpoint
+-- Refused hits since the key's last allowed one: floods are counted here instead of one audit row each.
+ALTER TABLE "rate_limits" ADD COLUMN "refused" integer DEFAULT 0 NOT NULL;

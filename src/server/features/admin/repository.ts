@@ -71,17 +71,32 @@ export async function activateEmployer(db: Db, id: number, now: Date) {
   return row;
 }
 
-/** Deactivates a pending or active superuser and ends its sessions; returns it, or undefined. */
+/**
+ * Deactivates a pending or active employer (superuser) and every other account of its organisation,
+ * and ends all their sessions, in one statement. Returns the employer and how many accounts it
+ * deactivated (the employer included), or undefined when `id` is no such employer.
+ */
 export async function deactivateEmployer(db: Db, id: number, now: Date) {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set({ status: "deactivated", deactivatedAt: now })
-      .where(and(eq(users.id, id), eq(users.role, "superuser"), ne(users.status, "deactivated")))
-      .returning({ id: users.id, email: users.email, organisationId: users.organisationId });
-    if (row) await tx.delete(sessions).where(eq(sessions.userId, row.id));
-    return row;
-  });
+  const rows = rowsOf<{ id: number; email: string; organisation_id: number | null; count: number | string }>(
+    await db.execute(sql`
+      with employer as (
+        select id, email, organisation_id from ${users}
+        where id = ${id} and role = 'superuser' and status <> 'deactivated'
+      ), gone as (
+        update ${users} u set status = 'deactivated', deactivated_at = ${now.toISOString()}::timestamptz
+        from employer e
+        where u.status <> 'deactivated' and u.role in ('superuser', 'client')
+          and (u.id = e.id or u.organisation_id = e.organisation_id)
+        returning u.id
+      ), ended as (
+        delete from ${sessions} where user_id in (select id from gone)
+      )
+      select e.id, e.email, e.organisation_id, (select count(*) from gone) as count from employer e`),
+  );
+  const row = rows[0];
+  return row
+    ? { id: Number(row.id), email: row.email, organisationId: row.organisation_id, count: Number(row.count) }
+    : undefined;
 }
 
 /**

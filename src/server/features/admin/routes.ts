@@ -5,6 +5,7 @@ import {
   activeEmployersAnswer,
   deactivateByDomainAnswer,
   deactivateByDomainBody,
+  deactivationAnswer,
   generateEmployerCodeAnswer,
   generateEmployerCodeBody,
   idParams,
@@ -66,7 +67,7 @@ export default async function adminRoutes(app: App) {
     "/admin/deactivate-employer/:id",
     {
       preValidation: audited("admin.deactivate-employer"),
-      schema: { params: idParams, response: { 200: messageAnswer } },
+      schema: { params: idParams, response: { 200: deactivationAnswer } },
     },
     async (request) => deactivateEmployer(app, request, request.params.id),
   );

@@ -65,7 +65,10 @@ export async function activateAccount(app: App, request: FastifyRequest, id: num
   return { message: ADMIN_MESSAGES.accountActivated };
 }
 
-/** Deactivates an employer account (pending or active); its sessions end at once. */
+/**
+ * Deactivates an employer account (pending or active) and every account of its organisation; their
+ * sessions end at once and their live codes stop verifying (a code verifies only for an active owner).
+ */
 export async function deactivateEmployer(app: App, request: FastifyRequest, id: number) {
   const audit = { ...actorOf(request), action: "admin.deactivate-employer", target: String(id) };
   const gone = await repo.deactivateEmployer(app.db, id, app.clock.now());
@@ -77,9 +80,9 @@ export async function deactivateEmployer(app: App, request: FastifyRequest, id: 
     ...audit,
     outcome: "success",
     organisationId: gone.organisationId,
-    detail: { email: gone.email },
+    detail: { email: gone.email, count: gone.count },
   });
-  return { message: ADMIN_MESSAGES.employerDeactivated };
+  return { message: ADMIN_MESSAGES.employerDeactivated, count: gone.count };
 }
 
 /** Deactivates every employer and employee at exactly this e-mail domain; admins are never affected. */

@@ -2,6 +2,7 @@ import { users } from "@server/db/schema";
 import { randomDigits, randomToken } from "@server/lib/crypto";
 import { badRequest, forbidden, tooManyRequests, unauthorized } from "@server/lib/errors";
 import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from "@server/lib/passwords";
+import { auditsRefusal } from "@server/lib/rate-limit";
 import { passwordResetMail, signInCodeMail, verifyEmailMail } from "@server/mail/templates";
 import { endAllSessions, endSession, startSession } from "@server/plugins/session";
 import type { App } from "@server/types";
@@ -12,6 +13,12 @@ import { paths } from "@shared/paths";
 import { eq } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { emailDomainProved } from "../sites/service";
+import {
+  codeAttemptsBlocked,
+  forgetAccountFailures,
+  reserveCodeAttempt,
+  reservePasswordAttempt,
+} from "./sign-in-limits";
 import { VerificationTokens } from "./tokens";
 import { findUserByEmail, findUserById, type UserRow } from "./users";
 
@@ -20,8 +27,6 @@ const FORGOT_PER_ACCOUNT = { limit: 3, windowMs: 15 * 60_000 };
 const VERIFY_EMAIL_TRIES = 10;
 /** An unverified account that signs in with the right password gets a new link, this often at most. */
 const VERIFY_RESEND = { limit: 3, windowMs: 15 * 60_000 };
-
-const failKeys = (email: string, clientKey: string) => [`signin-fail:acct:${email}`, `signin-fail:ip:${clientKey}`];
 
 function tokens(app: App) {
   return new VerificationTokens(app.db, app.config.appSecret);
@@ -40,33 +45,36 @@ function signInRefusal(user: UserRow): string | null {
   return null;
 }
 
-/** Step 1: checks the password and e-mails a 6-digit code. Unknown e-mails get the wrong-password answer. */
+/** Audits a throttled sign-in step: the 1st, 10th, 100th… refusal in a row; the others are only counted. */
+async function auditThrottled(app: App, request: FastifyRequest, action: string, email: string, refused: number) {
+  if (!auditsRefusal(refused)) return;
+  await app.audit.record({
+    action,
+    outcome: "denied",
+    actorEmail: email,
+    ip: request.ip,
+    detail: { reason: "throttled", refused },
+  });
+}
+
+/**
+ * Step 1: checks the password and e-mails a 6-digit code. Unknown e-mails get the wrong-password answer.
+ * The attempt is counted before the hash is checked (and given back when the password is right), so
+ * parallel guesses cannot exceed the limits; an account or IP blocked by wrong codes is refused too.
+ */
 export async function passwordStep(app: App, request: FastifyRequest, email: string, password: string) {
   const now = app.clock.now();
-  const [acctKey, ipKey] = failKeys(email, request.clientKey) as [string, string];
-  const { failureWindowMs, maxFailuresPerAccount, maxFailuresPerIp } = SIGN_IN;
-  const [acct, ip] = await Promise.all([
-    app.limits.peek(acctKey, maxFailuresPerAccount, failureWindowMs, now),
-    app.limits.peek(ipKey, maxFailuresPerIp, failureWindowMs, now),
-  ]);
-  if (!acct.allowed || !ip.allowed) {
-    await app.audit.record({
-      action: "auth.login",
-      outcome: "denied",
-      actorEmail: email,
-      ip: request.ip,
-      detail: { reason: "throttled" },
-    });
-    throw tooManyRequests(MESSAGES.tooManyAttempts, Math.max(acct.retryAfterSeconds, ip.retryAfterSeconds));
+  const blocked = await codeAttemptsBlocked(app.limits, email, request.clientKey, now);
+  if (blocked) throw tooManyRequests(MESSAGES.tooManyAttempts, blocked.retryAfterSeconds);
+  const attempt = await reservePasswordAttempt(app.limits, email, request.clientKey, now);
+  if (!attempt.allowed) {
+    await auditThrottled(app, request, "auth.login", email, attempt.refused);
+    throw tooManyRequests(MESSAGES.tooManyAttempts, attempt.retryAfterSeconds);
   }
 
   const user = await findUserByEmail(app.db, email);
   const ok = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
   if (!user || !ok) {
-    await Promise.all([
-      app.limits.hit(acctKey, maxFailuresPerAccount, failureWindowMs, now),
-      app.limits.hit(ipKey, maxFailuresPerIp, failureWindowMs, now),
-    ]);
     await app.audit.record({
       action: "auth.login",
       outcome: "failure",
@@ -78,6 +86,7 @@ export async function passwordStep(app: App, request: FastifyRequest, email: str
     });
     throw unauthorized(MESSAGES.invalidCredentials);
   }
+  await attempt.giveBack();
 
   const refusal = signInRefusal(user);
   if (refusal) {
@@ -109,9 +118,18 @@ export async function passwordStep(app: App, request: FastifyRequest, email: str
   return { message: MESSAGES.signInCodeSent };
 }
 
-/** Step 2: checks the e-mailed code (5 tries, then void) and starts a session. */
+/**
+ * Step 2: checks the e-mailed code (5 tries, then void) and starts a session. Wrong codes count per
+ * account and per IP across codes; every failure gets the same answer, so it tells nothing about the
+ * account (whether it exists, or signed in recently).
+ */
 export async function codeStep(app: App, request: FastifyRequest, reply: FastifyReply, email: string, code: string) {
   const now = app.clock.now();
+  const attempt = await reserveCodeAttempt(app.limits, email, request.clientKey, now);
+  if (!attempt.allowed) {
+    await auditThrottled(app, request, "auth.verify-2fa", email, attempt.refused);
+    throw tooManyRequests(MESSAGES.tooManyAttempts, attempt.retryAfterSeconds);
+  }
   const user = await findUserByEmail(app.db, email);
   const result = user
     ? await tokens(app).attempt("sign-in", String(user.id), code, now, SIGN_IN.codeMaxTries)
@@ -125,15 +143,16 @@ export async function codeStep(app: App, request: FastifyRequest, reply: Fastify
   };
   if (!user || result !== "ok") {
     await app.audit.record({ ...audit, outcome: "failure", detail: { reason: result } });
-    throw unauthorized(result === "exhausted" ? MESSAGES.signInCodeExhausted : MESSAGES.invalidSignInCode);
+    throw unauthorized(MESSAGES.invalidSignInCode);
   }
+  await attempt.giveBack();
   const refusal = signInRefusal(user);
   if (refusal) {
     await app.audit.record({ ...audit, outcome: "denied", detail: { reason: user.status } });
     throw forbidden(refusal);
   }
   await startSession(app, request, reply, user.id);
-  await app.limits.reset(`signin-fail:acct:${user.email}`);
+  await forgetAccountFailures(app.limits, user.email);
   await app.audit.record({ ...audit, outcome: "success" });
   return { role: user.role };
 }
@@ -154,11 +173,21 @@ export async function signOut(app: App, request: FastifyRequest, reply: FastifyR
   return { message: MESSAGES.signedOut };
 }
 
-/** E-mails a reset link to an existing account; the answer is the same for unknown e-mails. */
+/**
+ * E-mails a reset link to an existing account; the answer is the same for unknown e-mails and comes
+ * before any mail work (the link is issued and sent in the background), so its timing tells nothing.
+ */
 export async function forgotPassword(app: App, request: FastifyRequest, email: string) {
   const now = app.clock.now();
   const ip = await app.limits.hit(`forgot:ip:${request.clientKey}`, FORGOT_PER_IP.limit, FORGOT_PER_IP.windowMs, now);
   if (!ip.allowed) throw tooManyRequests(MESSAGES.tooManyAttempts, ip.retryAfterSeconds);
+  const log = request.log;
+  const ipAddress = request.ip;
+  void sendResetLink(app, email, ipAddress, now).catch((err) => log.error({ err }, "password reset mail failed"));
+  return { message: MESSAGES.resetLinkSent };
+}
+
+async function sendResetLink(app: App, email: string, ip: string, now: Date) {
   const user = await findUserByEmail(app.db, email);
   let outcome: "success" | "failure" | "denied" = "failure";
   if (user && user.status !== "deactivated") {
@@ -182,9 +211,8 @@ export async function forgotPassword(app: App, request: FastifyRequest, email: s
     actorId: user?.id,
     actorEmail: email,
     organisationId: user?.organisationId,
-    ip: request.ip,
+    ip,
   });
-  return { message: MESSAGES.resetLinkSent };
 }
 
 /** Sets a new password from a reset link; every session of that user ends. */
@@ -208,7 +236,7 @@ export async function resetPassword(app: App, request: FastifyRequest, token: st
     .where(eq(users.id, user.id));
   await endAllSessions(app, user.id);
   await tokens(app).revoke("sign-in", String(user.id));
-  await app.limits.reset(`signin-fail:acct:${user.email}`);
+  await forgetAccountFailures(app.limits, user.email);
   await app.audit.record({
     action: "auth.reset-password",
     outcome: "success",

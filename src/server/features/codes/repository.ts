@@ -1,6 +1,6 @@
 import type { Db } from "@server/db/client";
 import { organisations, users } from "@server/db/schema";
-import { hitStatement } from "@server/lib/rate-limit";
+import { auditsRefusalSql, hitStatement } from "@server/lib/rate-limit";
 import { eq, sql } from "drizzle-orm";
 import { executePrepared } from "./prepared";
 import type { SiteScope } from "./site";
@@ -57,9 +57,9 @@ export async function insertCode(
         insert into audit_log (at, actor_id, actor_email, organisation_id, action, target, ip, outcome, detail)
         select ${now}::timestamptz, ${p.userId}::int, ${p.userEmail}::text, ${p.organisationId}::int, 'code.generate',
           ins.id::text, ${p.ip}::text, case when rl.allowed then 'success' else 'denied' end,
-          case when rl.allowed then null else jsonb_build_object('reason', 'rate-limited') end
+          case when rl.allowed then null else jsonb_build_object('reason', 'rate-limited', 'refused', rl.refused) end
         from rl left join ins on true
-        where not rl.allowed or ins.id is not null
+        where (not rl.allowed and ${auditsRefusalSql(sql`rl.refused`)}) or ins.id is not null
         returning id
       )
       select rl.allowed, rl.oldest, ins.id from rl left join ins on true`,
@@ -133,7 +133,7 @@ export async function consumeCode(
         returning users.id
       ),
       result as (
-        select rl.allowed, rl.oldest, used.id is not null as verified, c.id, c.user_id, c.organisation_id,
+        select rl.allowed, rl.oldest, rl.refused, used.id is not null as verified, c.id, c.user_id, c.organisation_id,
           c.full_name, c.company_name, c.website,
           case
             when not rl.allowed then 'rate-limited'
@@ -151,8 +151,11 @@ export async function consumeCode(
         insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
         select ${now}::timestamptz, organisation_id, 'code.verify', id::text, ${p.ip}::text,
           case when verified then 'success' when allowed then 'failure' else 'denied' end,
-          jsonb_build_object('origin', ${p.origin}::text, 'reason', reason, 'ownerId', user_id)
+          jsonb_build_object('origin', left(${p.origin}::text, 255), 'reason', reason, 'ownerId', user_id)
+            || case when allowed then '{}'::jsonb else jsonb_build_object('refused', refused) end
         from result
+        -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
+        where allowed or ${auditsRefusalSql(sql`refused`)}
         returning id
       )
       select allowed, oldest, verified, full_name, company_name, website from result`,

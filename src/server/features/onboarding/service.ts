@@ -1,6 +1,7 @@
 import { hmac, normaliseAccessCode, randomAccessCode } from "@server/lib/crypto";
 import { badRequest, conflict, HttpError, tooManyRequests } from "@server/lib/errors";
 import { hashPassword } from "@server/lib/passwords";
+import { auditsRefusal } from "@server/lib/rate-limit";
 import { employerInvitationMail } from "@server/mail/templates";
 import { currentUser } from "@server/plugins/guards";
 import type { App } from "@server/types";
@@ -54,7 +55,14 @@ async function countGuess(app: App, request: FastifyRequest, action: string) {
   const key = `access-code-guess:ip:${request.clientKey}`;
   const limit = await app.limits.hit(key, CODE_GUESSES.limit, CODE_GUESSES.windowMs, now);
   if (!limit.allowed) {
-    await app.audit.record({ ...actorOf(request), action, outcome: "denied", detail: { reason: "throttled" } });
+    // Counted in the rate-limit row; only the 1st, 10th, 100th… refusal in a row is audited.
+    if (auditsRefusal(limit.refused))
+      await app.audit.record({
+        ...actorOf(request),
+        action,
+        outcome: "denied",
+        detail: { reason: "throttled", refused: limit.refused },
+      });
     throw tooManyRequests(MESSAGES.tooManyAttempts, limit.retryAfterSeconds);
   }
   return () => app.limits.release(key, now);

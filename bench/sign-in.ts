@@ -22,7 +22,7 @@ if (process.env.BENCH_DATABASE_URL) {
   process.env.TEST_DB = "postgres";
   process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
 }
-const t = await buildTestApp({ listen: true, env: { TRUST_PROXY: "true" } });
+const t = await buildTestApp({ listen: true, env: { TRUST_PROXY: "127.0.0.1" } });
 try {
   const users = await Promise.all(Array.from({ length: 50 }, () => createUser(t)));
   const browser = await signIn(t, users[0]!.email);

@@ -61,8 +61,9 @@ afterAll(async () => {
   await new Promise((resolve) => site?.close(resolve));
 });
 
+/** An employee of a new organisation whose website is proved (as by its DNS record). */
 async function employee(website: string, companyName: string, fullName: string) {
-  const organisation = await createOrganisation(suite.server, { website, companyName });
+  const organisation = await createOrganisation(suite.server, { website, companyName, websiteProved: true });
   const user = await createUser(suite.server, { organisationId: organisation.id, fullName });
   return { organisation, user };
 }

@@ -123,15 +123,16 @@ export type BrowserSuite = {
 /**
  * The set-up a browser test file shares: the server and the browser start before its tests,
  * the profiles its tests opened close after each test, and both stop after the file.
- * Call it once, at the top of the file; more set-up can follow in the file's own hooks.
+ * Call it once, at the top of the file; more set-up can follow in the file's own hooks. `env` adds to
+ * the server's environment.
  */
-export function setUpBrowserSuite(): BrowserSuite {
+export function setUpBrowserSuite(env: Record<string, string> = {}): BrowserSuite {
   let server: E2eServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(env), launchBrowser()]);
   });
 
   afterEach(async () => {

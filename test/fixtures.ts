@@ -1,17 +1,20 @@
 /** Test data and requests shared by the server's HTTP tests and the browser tests (not a test file itself). */
 
-import { auditLog, identityCodes, organisations, users } from "@server/db/schema";
+import { randomBytes } from "node:crypto";
+import type { Db } from "@server/db/client";
+import { auditLog, identityCodes, organisationSites, organisations, users } from "@server/db/schema";
 import { codeHash } from "@server/features/codes/service";
 import { drawWords } from "@server/features/codes/words";
 import { type AuditEvent, writeAuditEntry } from "@server/lib/audit";
 import { IDENTITY_CODE } from "@shared/constants";
+import { isHostUnder } from "@shared/sites";
 import { desc, eq, sql } from "drizzle-orm";
 import { Browser, createUser, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "./helpers";
 
 export { GOOD_PASSWORD };
 
 /** The test app's env: trust X-Forwarded-For so each test can use its own client IP. */
-export const TRUST_PROXY_ENV = { TRUST_PROXY: "true" };
+export const TRUST_PROXY_ENV = { TRUST_PROXY: "127.0.0.1" };
 
 let ipSeq = 0;
 /** A client address of its own, so one test's rate limits do not touch another's. */
@@ -27,11 +30,10 @@ export function freshIpHeaders(): Record<string, string> {
 
 let orgSeq = 0;
 
-/** Inserts an organisation straight into the database. */
-export async function createOrganisation(
-  t: Pick<TestApp, "database" | "clock">,
-  fields: { domain?: string; website?: string; companyName?: string } = {},
-) {
+type OrganisationFields = { domain?: string; website?: string; companyName?: string; websiteProved?: boolean };
+
+/** Inserts an organisation straight into the database, with its sites (see seedSites). */
+export async function createOrganisation(t: Pick<TestApp, "database" | "clock">, fields: OrganisationFields = {}) {
   const n = ++orgSeq;
   const domain = fields.domain ?? `org${n}-${Math.random().toString(36).slice(2, 8)}.test`;
   const website = fields.website ?? `https://www.${domain}`;
@@ -46,7 +48,35 @@ export async function createOrganisation(
     })
     .returning();
   if (!org) throw new Error("organisation not created");
+  await seedSites(t.database.db, org, { websiteProved: fields.websiteProved });
   return org;
+}
+
+/**
+ * The sites an organisation of a test starts with, as an organisation with a verified e-mail has them:
+ * its e-mail domain verified, its website verified when at or under that domain and pending otherwise
+ * (verified too with `websiteProved`, as if proved by DNS).
+ */
+export async function seedSites(
+  db: Db,
+  org: { id: number; domain: string; websiteHost: string; createdAt: Date },
+  opts: { websiteProved?: boolean } = {},
+) {
+  const site = (host: string, method: "email-domain" | "dns" | null) => ({
+    organisationId: org.id,
+    host,
+    status: method ? ("verified" as const) : ("pending" as const),
+    method,
+    token: randomBytes(16).toString("hex"),
+    verifiedAt: method ? org.createdAt : null,
+    createdAt: org.createdAt,
+  });
+  const rows = [site(org.domain, "email-domain")];
+  if (org.websiteHost !== org.domain) {
+    const underDomain = isHostUnder(org.websiteHost, org.domain);
+    rows.push(site(org.websiteHost, underDomain ? "email-domain" : opts.websiteProved ? "dns" : null));
+  }
+  await db.insert(organisationSites).values(rows);
 }
 
 /** An organisation with its superuser, straight in the database (active unless told otherwise). */
@@ -85,11 +115,7 @@ export async function signInAdmin(t: TestApp, email = uniqueEmail("callproof.tes
 }
 
 /** An active employee of a new organisation, signed in. */
-export async function signedInEmployee(
-  t: TestApp,
-  org?: { domain?: string; website?: string; companyName?: string },
-  fullName = "Alice Caller",
-) {
+export async function signedInEmployee(t: TestApp, org?: OrganisationFields, fullName = "Alice Caller") {
   const organisation = await createOrganisation(t, org);
   const user = await createUser(t, { organisationId: organisation.id, fullName });
   const browser = await signIn(t, user.email);
@@ -111,7 +137,7 @@ export function anonymous(t: TestApp) {
 // ---- identity codes ----
 
 /** A live code of a new employee of a new organisation, stored directly (no sign-in): its typed form. */
-export async function employeeCode(t: TestApp, org?: { domain?: string; website?: string; companyName?: string }) {
+export async function employeeCode(t: TestApp, org?: OrganisationFields) {
   const organisation = await createOrganisation(t, org);
   const user = await createUser(t, { organisationId: organisation.id });
   return { organisation, user, typed: await storeCode(t, user.id) };

@@ -5,6 +5,7 @@ import { type Config, loadConfig } from "@server/config";
 import { type Database, migratedPglite, openDatabase } from "@server/db/client";
 import { users } from "@server/db/schema";
 import { type Clock, testClock } from "@server/lib/clock";
+import { loggerOptions } from "@server/lib/logger";
 import { hashPassword } from "@server/lib/passwords";
 import { smtpMailer } from "@server/mail/mailer";
 import type { App } from "@server/types";
@@ -78,6 +79,8 @@ export async function buildTestApp(
     listen?: boolean;
     database?: Database;
     clock?: ReturnType<typeof testClock>;
+    /** receives every log line (the production logger's JSON at level info); without it the app logs nothing */
+    log?: (line: string) => void;
   } = {},
 ): Promise<TestApp> {
   const mail = await new MailCapture().start();
@@ -97,7 +100,12 @@ export async function buildTestApp(
     database,
     clock: clock as Clock,
     mailer: smtpMailer(mail.url, config.mailFrom),
-    logger: false,
+    logger: opts.log
+      ? {
+          ...loggerOptions({ logLevel: "info" }, { nodeEnv: "test", isTty: false }),
+          stream: { write: opts.log },
+        }
+      : false,
   });
   let url = "";
   if (opts.listen) url = await app.listen({ port: 0, host: "127.0.0.1" });
@@ -211,7 +219,7 @@ export class Browser {
 
 /** Signs a user in through both real steps (password, then the code from the captured mail). */
 export async function signIn(t: TestApp, email: string, password = GOOD_PASSWORD, ip?: string): Promise<Browser> {
-  const browser = new Browser(t.app, ip);
+  const browser = new Browser(t.app, ip, t.config.publicOrigin);
   const before = t.mail.to(email).length;
   const step1 = await browser.post("/api/auth/login", { email, password });
   if (step1.statusCode !== 200) throw new Error(`login failed: ${step1.statusCode} ${step1.body}`);

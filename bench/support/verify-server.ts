@@ -46,7 +46,7 @@ const config = loadConfig({
   APP_SECRET: randomBytes(32).toString("base64url"),
   DATA_DIR: dataDir,
   PUBLIC_URL: "http://localhost:3000",
-  TRUST_PROXY: "true",
+  TRUST_PROXY: "127.0.0.1",
   LOG_LEVEL: "silent",
 });
 const app = await buildApp({

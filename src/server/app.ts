@@ -11,6 +11,8 @@ import authRoutes from "./features/auth/routes";
 import codesRoutes from "./features/codes/routes";
 import employerRoutes from "./features/employer/routes";
 import onboardingRoutes from "./features/onboarding/routes";
+import siteRecheck from "./features/sites/recheck-job";
+import sitesRoutes from "./features/sites/routes";
 import { loggerOptions } from "./lib/logger";
 import deps, { type DepsOptions } from "./plugins/deps";
 import errorHandler from "./plugins/error-handler";
@@ -35,7 +37,14 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
     logger: logger ?? loggerOptions(config),
     ...requestIdServerOptions,
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies nearest to the server, whatever their addresses.
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     forceCloseConnections: "idle",
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
@@ -63,11 +72,14 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
       await api.register(employerRoutes);
       await api.register(auditRoutes);
       await api.register(accountRoutes);
+      await api.register(sitesRoutes);
     },
     { prefix: "/api" },
   );
 
   await app.register(staticFiles, { root: webRoot });
+
+  await app.register(siteRecheck);
 
   return app;
 }

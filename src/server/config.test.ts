@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -30,17 +30,42 @@ describe("configuration", () => {
 
   it("derives PUBLIC_URL from PORT, and Secure cookies from an https PUBLIC_URL", () => {
     expect(loadConfig({ DATA_DIR: dir(), PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
-    const c = loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://verify.example.com/" });
+    const c = loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://verify.example.com/", SMTP_URL: "smtp://mail:25" });
     expect(c.publicUrl).toBe("https://verify.example.com");
     expect(c.secureCookies).toBe(true);
   });
 
-  it("reads TRUST_PROXY as true or a list of addresses", () => {
-    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "true" }).trustProxy).toBe(true);
-    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "10.0.0.1, 10.0.0.0/8" }).trustProxy).toEqual([
+  it("reads TRUST_PROXY as a list of addresses and CIDR ranges or a hop count, and refuses true with the reason", () => {
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "10.0.0.1, 10.0.0.0/8, ::1, fd00::/8" }).trustProxy).toEqual([
       "10.0.0.1",
       "10.0.0.0/8",
+      "::1",
+      "fd00::/8",
     ]);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: dir(), TRUST_PROXY: "true" })).toThrow(
+      /TRUST_PROXY must not be "true": .*any client writes/,
+    );
+  });
+
+  it("refuses an https PUBLIC_URL without SMTP_URL unless the dev outbox is asked for", () => {
+    const https = { DATA_DIR: dir(), PUBLIC_URL: "https://verify.example.com" };
+    expect(() => loadConfig(https)).toThrow(/SMTP_URL must be set when PUBLIC_URL is https/);
+    expect(loadConfig({ ...https, DEV_OUTBOX: "true" }).smtpUrl).toBeUndefined();
+    expect(loadConfig({ ...https, SMTP_URL: "smtp://mail.example:25" }).smtpUrl).toBe("smtp://mail.example:25");
+  });
+
+  it("writes the generated APP_SECRET atomically and refuses a stored one that is too short", () => {
+    const DATA_DIR = dir();
+    const secrets = Array.from({ length: 5 }, () => loadConfig({ DATA_DIR }).appSecret);
+    expect(new Set(secrets).size).toBe(1);
+    expect(readdirSync(DATA_DIR)).toEqual(["app-secret"]);
+    expect(statSync(path.join(DATA_DIR, "app-secret")).mode & 0o777).toBe(0o600);
+
+    const truncated = dir();
+    writeFileSync(path.join(truncated, "app-secret"), "abc\n");
+    expect(() => loadConfig({ DATA_DIR: truncated })).toThrow(/APP_SECRET .* shorter than 32 characters/);
   });
 
   it.each([
@@ -55,6 +80,9 @@ describe("configuration", () => {
     ["ADMIN_EMAIL", { ADMIN_EMAIL: "nobody", ADMIN_PASSWORD: "Str0ng-Password!" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "boss@example.com", ADMIN_PASSWORD: "weakpassword" }],
     ["TRUST_PROXY", { TRUST_PROXY: "yes please" }],
+    ["TRUST_PROXY", { TRUST_PROXY: "10.0.0.0/33" }],
+    ["TRUST_PROXY", { TRUST_PROXY: "0" }],
+    ["DEV_OUTBOX", { DEV_OUTBOX: "yes" }],
     ["APP_SECRET", { APP_SECRET: "short" }],
     ["SUPPORT_EMAIL", { SUPPORT_EMAIL: "help" }],
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],

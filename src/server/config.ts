@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { meetsPasswordRules } from "@shared/validation";
 import { z } from "zod";
@@ -17,7 +18,11 @@ export type Config = {
   mailFrom: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
-  trustProxy: boolean | string[];
+  /**
+   * Which peers' X-Forwarded-For is believed: none (false), the addresses or CIDR ranges of the
+   * proxies, or the number of proxy hops in front of the server.
+   */
+  trustProxy: false | number | string[];
   appSecret: string;
   supportEmail: string;
   logLevel: string;
@@ -27,6 +32,10 @@ export type Config = {
   metricsToken: string | undefined;
   /** on SIGTERM, how long readiness says 503 before the server stops accepting */
   shutdownDelayMs: number;
+  /** DNS servers for site proofs (`ip` or `ip:port`); empty: the system's */
+  siteDnsServers: string[];
+  /** tests only (NODE_ENV=test): site files are fetched over http from this loopback port */
+  siteCheckTestHttpPort: number | null;
 };
 
 export class ConfigError extends Error {
@@ -78,6 +87,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const smtpUrl = get("SMTP_URL");
   if (smtpUrl) urlOf("SMTP_URL", smtpUrl, ["smtp:", "smtps:"]);
 
+  // Without SMTP every mail, sign-in codes included, is printed to the log: fine on a developer's
+  // machine, a leak on a public https site unless someone asked for it.
+  const devOutbox = get("DEV_OUTBOX");
+  if (devOutbox !== undefined && devOutbox !== "true" && devOutbox !== "false")
+    fail("DEV_OUTBOX", `must be "true" or "false" (got "${devOutbox}")`);
+  if (!smtpUrl && pub.protocol === "https:" && devOutbox !== "true")
+    fail(
+      "SMTP_URL",
+      "must be set when PUBLIC_URL is https: without it sign-in codes and links are written to the log. Set DEV_OUTBOX=true to use the dev outbox anyway",
+    );
+
   const mailFrom = get("MAIL_FROM") ?? "CallProof <no-reply@localhost>";
 
   const adminEmailRaw = get("ADMIN_EMAIL");
@@ -93,21 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fail("ADMIN_PASSWORD", "must be 8-128 characters with an upper-case letter and a special character");
   }
 
-  const trustProxyText = get("TRUST_PROXY");
-  let trustProxy: boolean | string[] = false;
-  if (trustProxyText) {
-    if (trustProxyText === "true") trustProxy = true;
-    else if (trustProxyText === "false") trustProxy = false;
-    else {
-      trustProxy = trustProxyText
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-      for (const a of trustProxy)
-        if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))
-          fail("TRUST_PROXY", `must be "true" or a comma-separated list of proxy addresses (got "${a}")`);
-    }
-  }
+  const trustProxy = parseTrustProxy(get("TRUST_PROXY"));
 
   const supportEmail = get("SUPPORT_EMAIL") ?? "support@localhost";
   if (!/^[^\s@]+@[^\s@]+$/.test(supportEmail))
@@ -123,6 +129,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsToken = get("METRICS_TOKEN");
   if (metricsToken !== undefined && metricsToken.length < 16) fail("METRICS_TOKEN", "must be at least 16 characters");
   const shutdownDelayMs = wholeNumber("SHUTDOWN_DELAY_SECONDS", get("SHUTDOWN_DELAY_SECONDS") ?? "0", 0, 120) * 1000;
+  const siteDnsServers = (get("SITE_DNS_SERVERS") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const server of siteDnsServers)
+    if (!isIP(server.replace(/^\[(.*)\](:\d+)?$/, "$1").replace(/^([\d.]+):\d+$/, "$1")))
+      fail(
+        "SITE_DNS_SERVERS",
+        `must be a comma-separated list of IP addresses, each optionally with :port (got "${server}")`,
+      );
+
+  const testPortText = get("SITE_CHECK_TEST_HTTP_PORT");
+  let siteCheckTestHttpPort: number | null = null;
+  if (testPortText !== undefined) {
+    if (env.NODE_ENV !== "test") fail("SITE_CHECK_TEST_HTTP_PORT", "is for tests only (NODE_ENV=test)");
+    if (!/^\d{1,5}$/.test(testPortText) || Number(testPortText) > 65535)
+      fail("SITE_CHECK_TEST_HTTP_PORT", `must be a port number (got "${testPortText}")`);
+    siteCheckTestHttpPort = Number(testPortText);
+  }
 
   let appSecret = get("APP_SECRET");
   if (appSecret !== undefined && appSecret.length < 32) fail("APP_SECRET", "must be at least 32 characters");
@@ -147,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webConcurrency,
     metricsToken,
     shutdownDelayMs,
+    siteDnsServers,
+    siteCheckTestHttpPort,
   };
 }
 
@@ -156,19 +183,66 @@ function wholeNumber(name: string, text: string, min: number, max: number): numb
   return Number(text);
 }
 
+/** Parses TRUST_PROXY: unset or "false", a hop count, or a list of addresses and CIDR ranges; never "true". */
+function parseTrustProxy(text: string | undefined): false | number | string[] {
+  if (text === undefined || text === "false") return false;
+  if (text === "true")
+    fail(
+      "TRUST_PROXY",
+      'must not be "true": that believes the left-most X-Forwarded-For entry, which any client writes, so every client could choose its own IP and escape the rate limits. Give the proxies\' addresses or CIDR ranges (127.0.0.1,10.0.0.0/8) or the number of proxies in front of the server (1)',
+    );
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops < 1 || hops > 10) fail("TRUST_PROXY", `as a hop count must be 1 to 10 (got "${text}")`);
+    return hops;
+  }
+  const entries = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address = "", bits, extra] = entry.split("/");
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || extra !== undefined)
+      fail(
+        "TRUST_PROXY",
+        `must be a comma-separated list of proxy addresses or CIDR ranges, or a hop count (got "${entry}")`,
+      );
+  }
+  return entries;
+}
+
+/** The generated secret's length (32 random bytes, base64url). */
+const GENERATED_SECRET_LENGTH = 43;
+
+/**
+ * The APP_SECRET kept under DATA_DIR: read if present (and long enough), else generated and written
+ * atomically (a temp file renamed into place, so no process ever reads a half-written secret). When two
+ * processes race, the first rename wins and both read the file that stands.
+ */
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, "app-secret");
+  const read = () => {
+    const secret = readFileSync(file, "utf8").trim();
+    if (secret.length < 32)
+      fail("APP_SECRET", `in ${file} is shorter than 32 characters: delete the file to generate a new one`);
+    return secret;
+  };
+  if (existsSync(file)) return read();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  if (secret.length !== GENERATED_SECRET_LENGTH) throw new Error("unexpected secret length");
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(temp, `${secret}\n`, { mode: 0o600, flag: "wx" });
   try {
-    return readFileSync(file, "utf8").trim();
-  } catch {
-    mkdirSync(dataDir, { recursive: true });
-    const secret = randomBytes(32).toString("base64url");
-    // "wx" fails if another process won the race; then read theirs.
-    try {
-      writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
-      return secret;
-    } catch {
-      return readFileSync(file, "utf8").trim();
-    }
+    // link() fails when the file exists already: the secret another process wrote first stays.
+    linkSync(temp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  } finally {
+    rmSync(temp, { force: true });
   }
+  return read();
 }

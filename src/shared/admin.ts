@@ -117,6 +117,9 @@ export const accountRecord = z.object({
   email: z.string(),
   companyName: z.string(),
   website: z.string(),
+  organisationId: z.number().nullable(),
+  /** whether the website's host is one of the organisation's verified sites (or under one) */
+  websiteVerified: z.boolean(),
 });
 export type AccountRecord = z.infer<typeof accountRecord>;
 
@@ -136,7 +139,9 @@ export const domainSchema = z
 
 /** POST /api/admin/deactivate-by-domain */
 export const deactivateByDomainBody = z.object({ domain: domainSchema });
-export const deactivateByDomainAnswer = z.object({ message: z.string(), count: z.number() });
+/** A deactivation's answer: what happened and how many accounts it deactivated. */
+export const deactivationAnswer = z.object({ message: z.string(), count: z.number() });
+export const deactivateByDomainAnswer = deactivationAnswer;
 
 /** The web app's name for the page type; it lives in paging.ts. */
 export type { Page } from "./paging";

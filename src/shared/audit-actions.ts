@@ -27,6 +27,11 @@ export const AUDIT_ACTIONS = {
   renamePasskey: "passkey.rename",
   removePasskey: "passkey.remove",
   passkeySignIn: "passkey.sign-in",
+  addSite: "site.add",
+  removeSite: "site.remove",
+  checkSite: "site.check",
+  siteProofLost: "site.proof-lost",
+  adminVerifySite: "admin.verify-site",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -26,6 +26,11 @@ export const SIGN_IN = {
   failureWindowMs: 15 * MINUTE,
   maxFailuresPerAccount: 10,
   maxFailuresPerIp: 30,
+  /** wrong sign-in codes across codes: per account an hour, per IP in 15 minutes */
+  maxWrongCodesPerAccount: 10,
+  wrongCodeAccountWindowMs: HOUR,
+  maxWrongCodesPerIp: 30,
+  wrongCodeIpWindowMs: 15 * MINUTE,
 } as const;
 
 export const SESSION = {

@@ -35,8 +35,7 @@ export const MESSAGES = {
   // our own (not in the spec)
   invalidCredentials: "Invalid email or password.",
   signInCodeSent: "We have sent a 6-digit sign-in code to your email.",
-  invalidSignInCode: "Invalid or expired code.",
-  signInCodeExhausted: "Too many wrong codes. Please sign in again to get a new code.",
+  invalidSignInCode: "Invalid or expired code. After 5 wrong codes, sign in again to get a new one.",
   accountPending: "Your employer account is awaiting activation by the CallProof team.",
   accountDeactivated: "This account has been deactivated.",
   emailNotVerified: "Please verify your email address first: we have sent a new verification link to your inbox.",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PASSWORD } from "./constants";
 import { MESSAGES } from "./messages";
-import { emailSchema, meetsPasswordRules, newPasswordSchema, requiredText } from "./validation";
+import { emailSchema, meetsPasswordRules, nameSchema, newPasswordSchema } from "./validation";
 
 /** Texts of the sign-up flows (employer invitation, employer and employee registration). */
 export const ONBOARDING_MESSAGES = {
@@ -95,8 +95,8 @@ export function employerPasswordProblem(password: string, confirmPassword: strin
 /** POST /api/employer/auth/register-employer. The common-password check and invitation checks are server-side. */
 export const registerEmployerBody = z
   .object({
-    fullName: requiredText("Full name"),
-    companyName: requiredText("Company name"),
+    fullName: nameSchema("Full name"),
+    companyName: nameSchema("Company name"),
     website: websiteSchema,
     email: emailSchema,
     password: z
@@ -140,7 +140,7 @@ export function employeePasswordProblem(password: string, confirmPassword = pass
 export const registerEmployeeBody = z.object({
   email: emailSchema,
   password: newPasswordSchema("employee"),
-  fullName: requiredText("Full name"),
+  fullName: nameSchema("Full name"),
   accessCode: accessCodeSchema,
   website: z.string().max(2048).optional(),
 });

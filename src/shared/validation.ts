@@ -36,11 +36,22 @@ export function newPasswordSchema(kind: PasswordKind = "employer") {
     .refine(meetsPasswordRules, passwordRulesMessage(kind));
 }
 
-/** A required free-text field with a clear message. */
-export function requiredText(label: string, max = 200) {
+/** Control, format, surrogate, private-use and unassigned characters: newlines, bidi overrides (U+202E), zero-width marks. */
+const INVISIBLE_OR_CONTROL = /\p{C}/u;
+
+/**
+ * A person's or company's name: trimmed, 1 to 100 characters, and no character of Unicode category C,
+ * so a name cannot hide or reorder text (a right-to-left override turning "Globex" around, a newline
+ * starting a fake second line on a caller card).
+ */
+export function nameSchema(label: string) {
   return z
     .string({ error: `${label} is required.` })
     .trim()
     .min(1, `${label} is required.`)
-    .max(max, `${label} must be at most ${max} characters.`);
+    .max(100, `${label} must be at most 100 characters.`)
+    .refine(
+      (v) => !INVISIBLE_OR_CONTROL.test(v),
+      `${label} must not contain control or invisible formatting characters.`,
+    );
 }

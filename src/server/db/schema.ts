@@ -166,6 +166,8 @@ export const rateLimits = pgTable(
     hits: timestamp("hits", { withTimezone: true, mode: "date" }).array().notNull(),
     /** whether the last hit was let through */
     allowed: boolean("allowed").notNull(),
+    /** refused hits since the last allowed one */
+    refused: integer("refused").notNull().default(0),
     /** when every hit has left the window; rows past it may be deleted */
     expiresAt: ts("expires_at").notNull(),
   },
@@ -246,5 +248,39 @@ export const webauthnChallenges = pgTable(
     uniqueIndex("webauthn_challenges_challenge_key").on(t.challengeHash),
     index("webauthn_challenges_expires_idx").on(t.expiresAt),
     check("webauthn_challenges_purpose_check", sql`${t.purpose} in ('register', 'sign-in')`),
+  ],
+);
+
+/**
+ * The hosts where an organisation's codes verify. A host is `pending` until proved (its e-mail domain by
+ * the verification e-mail, others by DNS, the well-known file or an admin); a verified host covers its
+ * subdomains. The token is what the DNS record or file must hold.
+ */
+export const organisationSites = pgTable(
+  "organisation_sites",
+  {
+    id: serial("id").primaryKey(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    /** lower-case host name, only [a-z0-9.-] */
+    host: text("host").notNull(),
+    status: text("status", { enum: ["pending", "verified"] }).notNull(),
+    /** how it was proved; null while pending */
+    method: text("method", { enum: ["email-domain", "dns", "well-known", "admin"] }),
+    token: text("token").notNull(),
+    verifiedAt: ts("verified_at"),
+    /** when its proof was last looked up */
+    checkedAt: ts("checked_at"),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("organisation_sites_org_host_key").on(t.organisationId, t.host),
+    index("organisation_sites_host_idx").on(t.host).where(sql`${t.status} = 'verified'`),
+    index("organisation_sites_recheck_idx").on(t.checkedAt).where(sql`${t.method} in ('dns', 'well-known')`),
+    check("organisation_sites_host_check", sql`${t.host} ~ '^[a-z0-9.-]{1,253}$'`),
+    check("organisation_sites_status_check", sql`${t.status} in ('pending', 'verified')`),
+    check("organisation_sites_method_check", sql`${t.method} in ('email-domain', 'dns', 'well-known', 'admin')`),
+    check("organisation_sites_verified_has_method", sql`(${t.status} = 'verified') = (${t.method} is not null)`),
   ],
 );

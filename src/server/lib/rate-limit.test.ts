@@ -20,7 +20,7 @@ describe("rolling-window rate limiter in the database", () => {
     expect((await limits.hit("k1", 3, 60_000, at(20))).allowed).toBe(true);
     expect((await limits.hit("k1", 3, 60_000, at(40))).allowed).toBe(true);
     const fourth = await limits.hit("k1", 3, 60_000, at(50));
-    expect(fourth).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    expect(fourth).toEqual({ allowed: false, retryAfterSeconds: 10, refused: 1 });
     // refused hits are not counted: the first hit leaves the window at 60 s
     expect((await limits.hit("k1", 3, 60_000, at(61))).allowed).toBe(true);
     expect((await limits.hit("k1", 3, 60_000, at(62))).allowed).toBe(false);

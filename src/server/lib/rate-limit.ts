@@ -1,10 +1,11 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 
-export type LimitResult = { allowed: boolean; retryAfterSeconds: number };
+/** `refused`: how many hits in a row this key has refused, this one included (0 when allowed). */
+export type LimitResult = { allowed: boolean; retryAfterSeconds: number; refused: number };
 
 /** What the hit statement returns: whether the hit counted, and the oldest hit still in the window. */
-export type LimitRow = { allowed: boolean; oldest: Date | null };
+export type LimitRow = { allowed: boolean; oldest: Date | null; refused?: number };
 
 const iso = (d: Date) => d.toISOString();
 
@@ -61,13 +62,14 @@ export function hitStatement(key: string, limit: number, windowMs: number, now: 
   const live = sql`array(select h from unnest(r.hits) h where h > ${cutoff}::timestamptz order by h)`;
   const underLimit = sql`cardinality(${live}) < ${limit}`;
   return sql`
-    insert into rate_limits as r (key, hits, allowed, expires_at)
-    values (${key}, array[${iso(now)}::timestamptz], ${limit > 0}, ${until}::timestamptz)
+    insert into rate_limits as r (key, hits, allowed, refused, expires_at)
+    values (${key}, array[${iso(now)}::timestamptz], ${limit > 0}, ${limit > 0 ? 0 : 1}, ${until}::timestamptz)
     on conflict (key) do update set
       allowed = ${underLimit},
       hits = case when ${underLimit} then ${live} || ${iso(now)}::timestamptz else ${live} end,
+      refused = case when ${underLimit} then 0 else r.refused + 1 end,
       expires_at = case when ${underLimit} then ${until}::timestamptz else r.expires_at end
-    returning allowed, hits[1] as oldest`;
+    returning allowed, hits[1] as oldest, refused`;
 }
 
 /** Seconds until the oldest hit in the window leaves it (at least 1): the `Retry-After` of a refusal. */
@@ -76,7 +78,24 @@ export function retryAfterSeconds(oldest: Date | null, windowMs: number, now: Da
   return Math.max(1, Math.ceil((start + windowMs - now.getTime()) / 1000));
 }
 
+/**
+ * Whether a refusal is worth an audit row: the 1st, 10th, 100th… in a row of one key. A flood of
+ * refused requests then adds a handful of rows (each with its count) instead of one per request.
+ */
+export function auditsRefusal(refused: number): boolean {
+  return refused >= 1 && /^10*$/.test(String(refused));
+}
+
+/** The same rule inside SQL, for statements that audit their own refusals. */
+export function auditsRefusalSql(refused: SQL) {
+  return sql`(${refused} >= 1 and ${refused}::text ~ '^10*$')`;
+}
+
 function toResult(row: LimitRow | undefined, windowMs: number, now: Date): LimitResult {
-  if (!row || row.allowed) return { allowed: true, retryAfterSeconds: 0 };
-  return { allowed: false, retryAfterSeconds: retryAfterSeconds(row.oldest, windowMs, now) };
+  if (!row || row.allowed) return { allowed: true, retryAfterSeconds: 0, refused: 0 };
+  return {
+    allowed: false,
+    retryAfterSeconds: retryAfterSeconds(row.oldest, windowMs, now),
+    refused: Number(row.refused ?? 0),
+  };
 }

@@ -72,3 +72,15 @@ export function employerActivatedMail(to: string, url: string): Mail {
     { label: "Sign in", url },
   );
 }
+
+export function siteProofLostMail(to: string, host: string, url: string): Mail {
+  return compose(
+    to,
+    `CallProof no longer verifies codes on ${host}`,
+    [
+      `The proof that ${host} belongs to your organisation is gone: the DNS record or the file CallProof checks was not found.`,
+      `Until it is back, your employees' codes do not verify on ${host}. Restore the proof, then press "Check now" in the Sites section of your dashboard.`,
+    ],
+    { label: "Open your dashboard", url },
+  );
+}

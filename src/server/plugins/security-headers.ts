@@ -8,13 +8,18 @@ const SECURITY_HEADERS = {
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
 };
 
-/** Security headers on every answer; API answers are never cached. */
+/** Browsers keep to https for this host (and its subdomains) for two years once they have seen it. */
+const HSTS = "max-age=63072000; includeSubDomains";
+
+/** Security headers on every answer (HSTS when the product is served over https); API answers are never cached. */
 export default fp(
   async (app) => {
+    const https = app.deps.config.secureCookies;
     app.addHook("onSend", async (request, reply) => {
       reply.headers(SECURITY_HEADERS);
+      if (https) reply.header("strict-transport-security", HSTS);
       if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
     });
   },
-  { name: "security-headers" },
+  { name: "security-headers", dependencies: ["deps"] },
 );

@@ -10,7 +10,11 @@ import { MESSAGES } from "@shared/messages";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 
-export const SESSION_COOKIE = "cp_session";
+/**
+ * The session cookie's name. Over https it carries the `__Host-` prefix: the browser then accepts it only
+ * with Secure, path / and no Domain, so no subdomain or plain-http page can plant or overwrite it.
+ */
+export const sessionCookieName = (secure: boolean) => (secure ? "__Host-cp_session" : "cp_session");
 export const CSRF_COOKIE = "XSRF-TOKEN";
 export const CSRF_HEADER = "x-xsrf-token";
 
@@ -70,7 +74,7 @@ export default fp(
     app.addHook("onRequest", async (request, reply) => {
       request.clientKey = ipKey(request.ip);
       if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
-      const token = request.cookies[SESSION_COOKIE];
+      const token = request.cookies[sessionCookieName(config.secureCookies)];
       if (token) {
         const now = clock.now();
         const hash = sha256(token);
@@ -134,7 +138,7 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
     userAgent: cleanUserAgent(request.headers["user-agent"]),
     ip: request.ip,
   });
-  reply.setCookie(SESSION_COOKIE, token, {
+  reply.setCookie(sessionCookieName(config.secureCookies), token, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
@@ -156,5 +160,5 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply) {
 
 function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
   const secure = request.server.deps.config.secureCookies;
-  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure });
+  reply.clearCookie(sessionCookieName(secure), { path: "/", httpOnly: true, sameSite: "lax", secure });
 }

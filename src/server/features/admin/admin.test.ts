@@ -75,7 +75,15 @@ describe("admin API", () => {
       expect(Array.isArray(list)).toBe(true);
       const mine = list.filter((e) => String(e.fullName).startsWith(marker));
       expect(mine).toHaveLength(24);
-      expect(Object.keys(mine[0] ?? {}).sort()).toEqual(["companyName", "email", "fullName", "id", "website"]);
+      expect(Object.keys(mine[0] ?? {}).sort()).toEqual([
+        "companyName",
+        "email",
+        "fullName",
+        "id",
+        "organisationId",
+        "website",
+        "websiteVerified",
+      ]);
     });
 
     it("pages by 10 and searches full name, e-mail or website case-insensitively", async () => {

@@ -1,9 +1,8 @@
 import type { Db } from "@server/db/client";
-import { organisations, sessions, users } from "@server/db/schema";
-import { deleteSessionsOf } from "@server/features/sessions/repository";
+import { organisationSites, organisations, sessions, users } from "@server/db/schema";
 import { containsPattern } from "@server/lib/paging";
 import type { AccountRecord } from "@shared/admin";
-import { and, asc, count, eq, ilike, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, isNotNull, or, type SQL, sql } from "drizzle-orm";
 
 const accountColumns = {
   id: users.id,
@@ -11,6 +10,13 @@ const accountColumns = {
   email: users.email,
   companyName: sql<string>`coalesce(${organisations.companyName}, '')`,
   website: sql<string>`coalesce(${organisations.website}, '')`,
+  organisationId: users.organisationId,
+  /** whether a verified site of the organisation is the website's host or a parent of it */
+  websiteVerified: sql<boolean>`exists (
+    select 1 from ${organisationSites} s
+    where s.organisation_id = ${organisations.id} and s.status = 'verified'
+      and (${organisations.websiteHost} = s.host or right(${organisations.websiteHost}, length(s.host) + 1) = '.' || s.host)
+  )`,
 };
 
 /**
@@ -65,17 +71,32 @@ export async function activateEmployer(db: Db, id: number, now: Date) {
   return row;
 }
 
-/** Deactivates a pending or active superuser and ends its sessions; returns it, or undefined. */
+/**
+ * Deactivates a pending or active employer (superuser) and every other account of its organisation,
+ * and ends all their sessions, in one statement. Returns the employer and how many accounts it
+ * deactivated (the employer included), or undefined when `id` is no such employer.
+ */
 export async function deactivateEmployer(db: Db, id: number, now: Date) {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set({ status: "deactivated", deactivatedAt: now })
-      .where(and(eq(users.id, id), eq(users.role, "superuser"), ne(users.status, "deactivated")))
-      .returning({ id: users.id, email: users.email, organisationId: users.organisationId });
-    if (row) await deleteSessionsOf(tx, row.id);
-    return row;
-  });
+  const rows = await db.rows<{ id: number; email: string; organisation_id: number | null; count: number }>(
+    sql`
+      with employer as (
+        select id, email, organisation_id from ${users}
+        where id = ${id} and role = 'superuser' and status <> 'deactivated'
+      ), gone as (
+        update ${users} u set status = 'deactivated', deactivated_at = ${now.toISOString()}::timestamptz
+        from employer e
+        where u.status <> 'deactivated' and u.role in ('superuser', 'client')
+          and (u.id = e.id or u.organisation_id = e.organisation_id)
+        returning u.id
+      ), ended as (
+        delete from ${sessions} where user_id in (select id from gone)
+      )
+      select e.id, e.email, e.organisation_id, (select count(*) from gone) as count from employer e`,
+  );
+  const row = rows[0];
+  return row
+    ? { id: Number(row.id), email: row.email, organisationId: row.organisation_id, count: Number(row.count) }
+    : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   activeEmployersAnswer,
   deactivateByDomainAnswer,
   deactivateByDomainBody,
+  deactivationAnswer,
   generateEmployerCodeAnswer,
   generateEmployerCodeBody,
   statsAnswer,
@@ -53,7 +54,10 @@ export default async function adminRoutes(app: App) {
 
   app.post(
     "/admin/deactivate-employer/:id",
-    { preValidation: requireRoleAudited(AUDIT_ACTIONS.deactivateEmployer, "admin"), schema: idAction },
+    {
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.deactivateEmployer, "admin"),
+      schema: { params: idParams, response: { 200: deactivationAnswer } },
+    },
     async (request) => admin.deactivateEmployer(app.deps, request.actor, request.params),
   );
 

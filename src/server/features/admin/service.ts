@@ -64,7 +64,10 @@ export async function activateAccount(deps: Deps, actor: Actor, input: { id: num
   return { message: ADMIN_MESSAGES.accountActivated };
 }
 
-/** Deactivates an employer account (pending or active); its sessions end at once. */
+/**
+ * Deactivates an employer account (pending or active) and every account of its organisation; their
+ * sessions end at once and their live codes stop verifying (a code verifies only for an active owner).
+ */
 export async function deactivateEmployer(deps: Deps, actor: Actor, input: { id: number }) {
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.deactivateEmployer, target: String(input.id) };
   const gone = await repo.deactivateEmployer(deps.db, input.id, deps.clock.now());
@@ -76,9 +79,9 @@ export async function deactivateEmployer(deps: Deps, actor: Actor, input: { id: 
     ...audit,
     outcome: "success",
     organisationId: gone.organisationId,
-    detail: { email: gone.email },
+    detail: { email: gone.email, count: gone.count },
   });
-  return { message: ADMIN_MESSAGES.employerDeactivated };
+  return { message: ADMIN_MESSAGES.employerDeactivated, count: gone.count };
 }
 
 /** Deactivates every employer and employee at exactly this e-mail domain; admins are never affected. */

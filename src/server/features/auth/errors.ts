@@ -7,7 +7,6 @@ export const authErrors = {
   invalidCredentials: () => new HttpError(401, "auth.invalid_credentials", MESSAGES.invalidCredentials),
   notSignedIn: () => new HttpError(401, ERROR_CODES.notSignedIn, MESSAGES.notSignedIn),
   invalidCode: () => new HttpError(401, "auth.invalid_code", MESSAGES.invalidSignInCode),
-  codeExhausted: () => new HttpError(401, "auth.code_exhausted", MESSAGES.signInCodeExhausted),
   accountDeactivated: () => new HttpError(403, "auth.account_deactivated", MESSAGES.accountDeactivated),
   emailNotVerified: () => new HttpError(403, ERROR_CODES.emailNotVerified, MESSAGES.emailNotVerified),
   accountPending: () => new HttpError(403, "auth.account_pending", MESSAGES.accountPending),

@@ -2,15 +2,25 @@ import { type Actor, type Deps, signedIn } from "@server/context";
 import { randomDigits, randomToken } from "@server/lib/crypto";
 import type { HttpError } from "@server/lib/errors";
 import { assertAcceptablePassword, hashPassword, verifyAgainstDummy, verifyPassword } from "@server/lib/passwords";
+import { auditsRefusal } from "@server/lib/rate-limit";
 import { passwordResetMail, signInCodeMail, verifyEmailMail } from "@server/mail/templates";
+import type { AuditAction } from "@shared/audit-actions";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { SIGN_IN, TOKEN_LIFETIME } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
+import { emailDomain } from "@shared/onboarding";
 import { paths } from "@shared/paths";
 import { deleteSessionsOf } from "../sessions/repository";
+import { emailDomainProved } from "../sites/service";
 import { authErrors } from "./errors";
 import * as repo from "./repository";
+import {
+  codeAttemptsBlocked,
+  forgetAccountFailures,
+  reserveCodeAttempt,
+  reservePasswordAttempt,
+} from "./sign-in-limits";
 import { VerificationTokens } from "./tokens";
 
 const FORGOT_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
@@ -18,8 +28,6 @@ const FORGOT_PER_ACCOUNT = { limit: 3, windowMs: 15 * 60_000 };
 const VERIFY_EMAIL_TRIES = 10;
 /** An unverified account that signs in with the right password gets a new link, this often at most. */
 const VERIFY_RESEND = { limit: 3, windowMs: 15 * 60_000 };
-
-const failKeys = (email: string, clientKey: string) => [`signin-fail:acct:${email}`, `signin-fail:ip:${clientKey}`];
 
 function tokens(deps: Deps) {
   return new VerificationTokens(deps.db, deps.config.appSecret);
@@ -33,30 +41,39 @@ function signInRefusal(user: repo.UserRow): HttpError | null {
   return null;
 }
 
-/** Step 1: checks the password and e-mails a 6-digit code. Unknown e-mails get the wrong-password answer. */
+/** Audits a throttled sign-in step: the 1st, 10th, 100th… refusal in a row; the others are only counted. */
+async function auditThrottled(deps: Deps, actor: Actor, action: AuditAction, email: string, refused: number) {
+  if (!auditsRefusal(refused)) return;
+  await deps.audit.record({
+    action,
+    outcome: "denied",
+    actorEmail: email,
+    ip: actor.ip,
+    detail: { reason: "throttled", refused },
+  });
+}
+
+/**
+ * Step 1: checks the password and e-mails a 6-digit code. Unknown e-mails get the wrong-password answer.
+ * The attempt is counted before the hash is checked (and given back when the password is right), so
+ * parallel guesses cannot exceed the limits; an account or IP blocked by wrong codes is refused too.
+ */
 export async function passwordStep(deps: Deps, actor: Actor, input: { email: string; password: string }) {
   const { email, password } = input;
   const now = deps.clock.now();
-  const [acctKey, ipKey] = failKeys(email, actor.clientKey) as [string, string];
-  const { failureWindowMs, maxFailuresPerAccount, maxFailuresPerIp } = SIGN_IN;
   const audit = { action: AUDIT_ACTIONS.login, actorEmail: email, ip: actor.ip };
-  const [acct, ip] = await Promise.all([
-    deps.limits.peek(acctKey, maxFailuresPerAccount, failureWindowMs, now),
-    deps.limits.peek(ipKey, maxFailuresPerIp, failureWindowMs, now),
-  ]);
-  if (!acct.allowed || !ip.allowed) {
-    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "throttled" } });
-    throw authErrors.tooManyAttempts(Math.max(acct.retryAfterSeconds, ip.retryAfterSeconds));
+  const blocked = await codeAttemptsBlocked(deps.limits, email, actor.clientKey, now);
+  if (blocked) throw authErrors.tooManyAttempts(blocked.retryAfterSeconds);
+  const attempt = await reservePasswordAttempt(deps.limits, email, actor.clientKey, now);
+  if (!attempt.allowed) {
+    await auditThrottled(deps, actor, AUDIT_ACTIONS.login, email, attempt.refused);
+    throw authErrors.tooManyAttempts(attempt.retryAfterSeconds);
   }
 
   const user = await repo.findUserByEmail(deps.db, email);
   const ok = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
   const known = { ...audit, actorId: user?.id, organisationId: user?.organisationId };
   if (!user || !ok) {
-    await Promise.all([
-      deps.limits.hit(acctKey, maxFailuresPerAccount, failureWindowMs, now),
-      deps.limits.hit(ipKey, maxFailuresPerIp, failureWindowMs, now),
-    ]);
     await deps.audit.record({
       ...known,
       outcome: "failure",
@@ -64,6 +81,7 @@ export async function passwordStep(deps: Deps, actor: Actor, input: { email: str
     });
     throw authErrors.invalidCredentials();
   }
+  await attempt.giveBack();
 
   const refusal = signInRefusal(user);
   if (refusal) {
@@ -81,10 +99,17 @@ export async function passwordStep(deps: Deps, actor: Actor, input: { email: str
 
 /**
  * Step 2: checks the e-mailed code (5 tries, then void). Returns the user the route starts a session for.
+ * Wrong codes count per account and per IP across codes; every failure gets the same answer, so it
+ * tells nothing about the account (whether it exists, or signed in recently).
  */
 export async function codeStep(deps: Deps, actor: Actor, input: { email: string; code: string }) {
   const { email, code } = input;
   const now = deps.clock.now();
+  const attempt = await reserveCodeAttempt(deps.limits, email, actor.clientKey, now);
+  if (!attempt.allowed) {
+    await auditThrottled(deps, actor, AUDIT_ACTIONS.verify2fa, email, attempt.refused);
+    throw authErrors.tooManyAttempts(attempt.retryAfterSeconds);
+  }
   const user = await repo.findUserByEmail(deps.db, email);
   const result = user
     ? await tokens(deps).attempt("sign-in", String(user.id), code, now, SIGN_IN.codeMaxTries)
@@ -98,14 +123,15 @@ export async function codeStep(deps: Deps, actor: Actor, input: { email: string;
   };
   if (!user || result !== "ok") {
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: result } });
-    throw result === "exhausted" ? authErrors.codeExhausted() : authErrors.invalidCode();
+    throw authErrors.invalidCode();
   }
+  await attempt.giveBack();
   const refusal = signInRefusal(user);
   if (refusal) {
     await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: user.status } });
     throw refusal;
   }
-  await deps.limits.reset(`signin-fail:acct:${user.email}`);
+  await forgetAccountFailures(deps.limits, user.email);
   await deps.audit.record({ ...audit, outcome: "success" });
   return { userId: user.id, role: user.role };
 }
@@ -124,12 +150,22 @@ export async function signOut(deps: Deps, actor: Actor) {
   return { message: MESSAGES.signedOut };
 }
 
-/** E-mails a reset link to an existing account; the answer is the same for unknown e-mails. */
+/**
+ * E-mails a reset link to an existing account; the answer is the same for unknown e-mails and comes
+ * before any mail work (the link is issued and sent in the background), so its timing tells nothing.
+ */
 export async function forgotPassword(deps: Deps, actor: Actor, input: { email: string }) {
   const { email } = input;
   const now = deps.clock.now();
   const ip = await deps.limits.hit(`forgot:ip:${actor.clientKey}`, FORGOT_PER_IP.limit, FORGOT_PER_IP.windowMs, now);
   if (!ip.allowed) throw authErrors.tooManyAttempts(ip.retryAfterSeconds);
+  void sendResetLink(deps, actor, email, now).catch((err) =>
+    deps.log.error({ err, requestId: actor.requestId }, "password reset mail failed"),
+  );
+  return { message: MESSAGES.resetLinkSent };
+}
+
+async function sendResetLink(deps: Deps, actor: Actor, email: string, now: Date) {
   const user = await repo.findUserByEmail(deps.db, email);
   let outcome: "success" | "failure" | "denied" = "failure";
   if (user && user.status !== "deactivated") {
@@ -151,7 +187,6 @@ export async function forgotPassword(deps: Deps, actor: Actor, input: { email: s
     organisationId: user?.organisationId,
     ip: actor.ip,
   });
-  return { message: MESSAGES.resetLinkSent };
 }
 
 /** Sets a new password from a reset link; every session of that user ends. */
@@ -168,7 +203,7 @@ export async function resetPassword(deps: Deps, actor: Actor, input: { token: st
   await repo.setPasswordHash(deps.db, user.id, await hashPassword(input.newPassword));
   await deleteSessionsOf(deps.db, user.id);
   await tokens(deps).revoke("sign-in", String(user.id));
-  await deps.limits.reset(`signin-fail:acct:${user.email}`);
+  await forgetAccountFailures(deps.limits, user.email);
   await deps.audit.record({
     action,
     outcome: "success",
@@ -214,6 +249,12 @@ export async function verifyEmail(deps: Deps, actor: Actor, input: { email: stri
     throw authErrors.invalidVerificationLink();
   }
   await repo.markEmailVerified(deps.db, user.id, now);
+  if (user.organisationId !== null)
+    await emailDomainProved(deps.db, {
+      organisationId: user.organisationId,
+      emailDomain: emailDomain(user.email),
+      now,
+    });
   await deps.audit.record({ ...audit, outcome: "success", organisationId: user.organisationId });
   return { role: user.role, pending: user.status === "pending" };
 }

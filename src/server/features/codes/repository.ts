@@ -1,6 +1,6 @@
 import type { Db } from "@server/db/client";
 import { identityCodes, organisations, users } from "@server/db/schema";
-import { hitStatement, type LimitRow } from "@server/lib/rate-limit";
+import { auditsRefusalSql, hitStatement, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { eq, lt, sql } from "drizzle-orm";
 import type { SiteScope } from "./site";
@@ -52,9 +52,9 @@ export async function insertCode(
         insert into audit_log (at, actor_id, actor_email, organisation_id, action, target, ip, outcome, detail)
         select ${now}::timestamptz, ${p.userId}::int, ${p.userEmail}::text, ${p.organisationId}::int, ${AUDIT_ACTIONS.generateCode}::text,
           ins.id::text, ${p.ip}::text, case when rl.allowed then 'success' else 'denied' end,
-          case when rl.allowed then null else jsonb_build_object('reason', 'rate-limited') end
+          case when rl.allowed then null else jsonb_build_object('reason', 'rate-limited', 'refused', rl.refused) end
         from rl left join ins on true
-        where not rl.allowed or ins.id is not null
+        where (not rl.allowed and ${auditsRefusalSql(sql`rl.refused`)}) or ins.id is not null
         returning id
       )
       select rl.allowed, rl.oldest, ins.id from rl left join ins on true`,
@@ -84,19 +84,27 @@ export async function consumeCode(
 ): Promise<VerifyRow> {
   const now = iso(p.now);
   const anySite = p.scope === "any";
-  // Host names never contain commas.
-  const hosts = p.scope === "any" ? "" : p.scope.join(",");
+  // Only [a-z0-9.-] hosts reach the statement, so the comma-joined list cannot be split differently.
+  const hosts = p.scope === "any" ? "" : p.scope.filter((h) => /^[a-z0-9.-]{1,253}$/.test(h)).join(",");
   const rows = await db.prepared<VerifyRow>(
     "codes_verify",
     sql`
       with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
       c as (
         select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.full_name, u.organisation_id,
-          o.company_name, o.website,
-          (${anySite}::boolean or coalesce(
-            o.domain = any(string_to_array(${hosts}::text, ','))
-              or o.website_host = any(string_to_array(${hosts}::text, ',')),
-            false)) as site_ok
+          o.company_name,
+          -- the website only when one of the organisation's verified sites is its host or a parent of it
+          case when exists (
+            select 1 from organisation_sites s
+            where s.organisation_id = o.id and s.status = 'verified'
+              and (o.website_host = s.host or right(o.website_host, length(s.host) + 1) = '.' || s.host)
+          ) then o.website else '' end as website,
+          -- the Origin's host or one of its parent domains is a verified site of the organisation
+          (${anySite}::boolean or exists (
+            select 1 from organisation_sites s
+            where s.organisation_id = o.id and s.status = 'verified'
+              and s.host = any(string_to_array(${hosts}::text, ','))
+          )) as site_ok
         from identity_codes ic
         join users u on u.id = ic.user_id
         left join organisations o on o.id = u.organisation_id
@@ -115,7 +123,7 @@ export async function consumeCode(
         returning users.id
       ),
       result as (
-        select rl.allowed, rl.oldest, used.id is not null as verified, c.id, c.user_id, c.organisation_id,
+        select rl.allowed, rl.oldest, rl.refused, used.id is not null as verified, c.id, c.user_id, c.organisation_id,
           c.full_name, c.company_name, c.website,
           case
             when not rl.allowed then 'rate-limited'
@@ -133,8 +141,11 @@ export async function consumeCode(
         insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
         select ${now}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${p.ip}::text,
           case when verified then 'success' when allowed then 'failure' else 'denied' end,
-          jsonb_build_object('origin', ${p.origin}::text, 'reason', reason, 'ownerId', user_id)
+          jsonb_build_object('origin', left(${p.origin}::text, 255), 'reason', reason, 'ownerId', user_id)
+            || case when allowed then '{}'::jsonb else jsonb_build_object('refused', refused) end
         from result
+        -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
+        where allowed or ${auditsRefusalSql(sql`refused`)}
         returning id
       )
       select allowed, oldest, verified, full_name, company_name, website from result`,

@@ -25,6 +25,8 @@ export function siteScope(origin: string | undefined, publicOrigin: string): Sit
   const host = url.hostname.toLowerCase();
   if (url.protocol === "http:" ? !LOCAL_HOSTS.has(host) : url.protocol !== "https:") return [];
   if (isIP(host) || host.startsWith("[")) return [host];
+  // Only plain host names go further (an Origin host with a comma or other oddities verifies nothing).
+  if (!/^[a-z0-9.-]{1,253}$/.test(host)) return [];
   const labels = host.split(".");
   // "shop.eu.example.com" → shop.eu.example.com, eu.example.com, example.com (never the bare TLD)
   const hosts = labels.slice(0, -1).map((_, i) => labels.slice(i).join("."));

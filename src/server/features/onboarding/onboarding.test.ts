@@ -285,6 +285,9 @@ describe("employer invitations and employer sign-up", () => {
       email,
       companyName: "Acme Widgets",
       website: "https://www.acme-widgets.example",
+      organisationId: user?.organisationId,
+      // a website outside the e-mail domain is not proved by the e-mail
+      websiteVerified: false,
     });
 
     const activated = await admin.post(`/api/admin/activate-account/${user?.id}`);

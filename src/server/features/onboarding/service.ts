@@ -4,6 +4,7 @@ import type { AuditEvent } from "@server/lib/audit";
 import { randomAccessCode } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { assertAcceptablePassword, hashPassword } from "@server/lib/passwords";
+import { auditsRefusal } from "@server/lib/rate-limit";
 import { employerInvitationMail } from "@server/mail/templates";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import { TOKEN_LIFETIME } from "@shared/constants";
@@ -17,6 +18,7 @@ import {
 import { paths } from "@shared/paths";
 import { findUserByEmail, insertUser } from "../auth/repository";
 import { sendVerificationEmail } from "../auth/service";
+import { addRegistrationSites } from "../sites/service";
 import { onboardingErrors } from "./errors";
 import * as repo from "./repository";
 
@@ -50,7 +52,14 @@ async function countGuess(deps: Deps, actor: Actor, action: AuditAction) {
   const key = `access-code-guess:ip:${actor.clientKey}`;
   const limit = await deps.limits.hit(key, CODE_GUESSES.limit, CODE_GUESSES.windowMs, now);
   if (!limit.allowed) {
-    await deps.audit.record({ ...auditActor(actor), action, outcome: "denied", detail: { reason: "throttled" } });
+    // Counted in the rate-limit row; only the 1st, 10th, 100th… refusal in a row is audited.
+    if (auditsRefusal(limit.refused))
+      await deps.audit.record({
+        ...auditActor(actor),
+        action,
+        outcome: "denied",
+        detail: { reason: "throttled", refused: limit.refused },
+      });
     throw onboardingErrors.tooManyGuesses(limit.retryAfterSeconds);
   }
   return () => deps.limits.release(key, now);
@@ -172,6 +181,7 @@ export async function registerEmployer(deps: Deps, actor: Actor, body: RegisterE
         createdAt: now,
       });
       if (!organisationId) throw onboardingErrors.organisationExists();
+      await addRegistrationSites(tx, { organisationId, domain, websiteHost: website.host, now });
       const userId = await insertUser(tx, {
         email: body.email,
         fullName: body.fullName,

@@ -32,6 +32,8 @@ export const adminApi = {
     api.post<z.infer<typeof deactivateByDomainAnswer>>("/api/admin/deactivate-by-domain", { domain }),
   audit: (filters: AuditFilters, page: number) =>
     api.get<AuditPage>(`/api/admin/audit${queryString({ ...filters, page })}`),
+  verifySite: (organisationId: number, host: string) =>
+    api.post<{ host: string; status: string }>(`/api/admin/organisations/${organisationId}/sites`, { host }),
   auditCsvUrl: (filters: AuditFilters) => `/api/admin/audit.csv${queryString(filters)}`,
 };
 

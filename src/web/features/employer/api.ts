@@ -7,6 +7,7 @@ import type {
   employeesAnswer,
   employerProfile,
 } from "@shared/employer";
+import type { SiteCheckAnswer, SiteRecord } from "@shared/sites";
 import { api, errorMessage } from "@web/lib/api";
 import { type PagedList, queryString, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useState } from "react";
@@ -25,7 +26,34 @@ export const employerApi = {
   deactivateEmployee: (id: number) =>
     api.post<z.infer<typeof messageAnswer>>(`/api/employer/deactivate-employee/${id}`),
   audit: (page: number) => api.get<z.infer<typeof auditPage>>(`/api/employer/audit${queryString({ page })}`),
+  sites: () => api.get<SiteRecord[]>("/api/employer/sites"),
+  addSite: (host: string) => api.post<SiteRecord>("/api/employer/sites", { host }),
+  checkSite: (host: string) => api.post<SiteCheckAnswer>("/api/employer/sites/check", { host }),
+  removeSite: (host: string) =>
+    api.delete<z.infer<typeof messageAnswer>>(`/api/employer/sites/${encodeURIComponent(host)}`),
 };
+
+/** The organisation's sites, loaded once and reloaded after each change. */
+export function useSites() {
+  const [sites, setSites] = useState<SiteRecord[] | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const reload = useCallback(async () => {
+    try {
+      setSites(await employerApi.sites());
+      setFailure(null);
+    } catch (error) {
+      console.error("Could not load the sites", error);
+      setFailure(errorMessage(error, "The sites could not be loaded. Please reload the page."));
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  return { sites, failure, reload };
+}
 
 export type EmployerDashboard = {
   status: "loading" | "ready" | "failed";

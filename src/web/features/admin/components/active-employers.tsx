@@ -3,10 +3,10 @@ import { MESSAGES } from "@shared/messages";
 import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { Pager } from "@web/components/ui/pager";
 import { SearchField } from "@web/components/ui/search-field";
-import { WebsiteLink } from "@web/components/ui/website-link";
 import { EMPTY_PAGE, type PagedList } from "@web/lib/paged-list";
 import { adminApi } from "../api";
 import { RowActionButton, useRowAction } from "./row-action";
+import { WebsiteProof } from "./website-proof";
 
 type ActiveEmployersProps = {
   employers: PagedList<AccountRecord, string>;
@@ -66,7 +66,7 @@ export function ActiveEmployers({ employers, loading: dashboardLoading, failed, 
             <td>{account.email}</td>
             <td>{account.companyName}</td>
             <td>
-              <WebsiteLink url={account.website} />
+              <WebsiteProof account={account} />
             </td>
             <td>
               <RowActionButton

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { adminApi } from "../api";
 import { ActivatedBanner } from "./activated-banner";
 import { RowActionButton, useRowAction } from "./row-action";
+import { WebsiteProof } from "./website-proof";
 
 type PendingAccountsProps = {
   accounts: AccountRecord[];
@@ -46,12 +47,13 @@ export function PendingAccounts({ accounts, loading, failed, onActivated }: Pend
             <th scope="col">Name</th>
             <th scope="col">Email</th>
             <th scope="col">Company</th>
+            <th scope="col">Website</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
           </>
         }
-        columns={4}
+        columns={5}
         items={accounts}
         empty={loading ? "Loading…" : failed ? "Could not load the pending accounts." : "No pending accounts."}
         row={(account) => (
@@ -59,6 +61,9 @@ export function PendingAccounts({ accounts, loading, failed, onActivated }: Pend
             <th scope="row">{account.fullName}</th>
             <td>{account.email}</td>
             <td>{account.companyName}</td>
+            <td>
+              <WebsiteProof account={account} />
+            </td>
             <td>
               <RowActionButton
                 label="Activate"

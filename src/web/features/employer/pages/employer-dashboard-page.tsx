@@ -9,6 +9,7 @@ import { useEmployerDashboard, useOrganisationAudit } from "../api";
 import { AccessCodePanel } from "../components/access-code-panel";
 import { EmployeesTable } from "../components/employees-table";
 import { GenerateCodeForm } from "../components/generate-code-form";
+import { SitesPanel } from "../components/sites-panel";
 import "../employer.css";
 
 /** The employer's dashboard (/employer-dashboard): access codes for employees, the users, the audit trail. */
@@ -99,6 +100,13 @@ export function EmployerDashboardPage() {
           }}
         />
       </section>
+
+      {isSuperuser && (
+        <section className="employer-section" aria-labelledby="sites-title">
+          <h2 id="sites-title">Sites</h2>
+          <SitesPanel onChanged={changed} />
+        </section>
+      )}
 
       {isSuperuser && (
         <section className="employer-section" aria-labelledby="events-title">

@@ -11,7 +11,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { WORDS } from "../src/server/features/codes/words";
+import { lookupRequest } from "./support/lookups";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -42,31 +42,12 @@ async function stopServer(child: ChildProcess) {
   await exited;
 }
 
-let ipSeq = 0;
-const pick = () => WORDS[Math.floor(Math.random() * WORDS.length)];
-
 function load(url: string, route: string, seconds: number): Promise<autocannon.Result> {
   return run({
     url,
     connections: CONNECTIONS,
     duration: seconds,
-    requests: [
-      {
-        method: "POST",
-        path: route,
-        setupRequest: (req) => {
-          const n = ++ipSeq;
-          return {
-            ...req,
-            headers: {
-              "content-type": "application/json",
-              "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
-            },
-            body: JSON.stringify({ words: `${pick()} ${pick()} ${pick()}` }),
-          };
-        },
-      },
-    ],
+    requests: [lookupRequest(route)],
   });
 }
 

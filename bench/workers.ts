@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { throwawayPostgres } from "@test/helpers";
 import autocannon from "autocannon";
 import { freePort } from "../e2e/support";
-import { WORDS } from "../src/server/features/codes/words";
+import { lookupRequest } from "./support/lookups";
 
 const base = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 if (!base) {
@@ -23,8 +23,6 @@ if (!base) {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TOKEN = "bench-metrics-token-0123";
 const main = path.join(fileURLToPath(new URL("..", import.meta.url)), "dist/server/main.js");
-const pick = () => WORDS[Math.floor(Math.random() * WORDS.length)];
-let ipSeq = 0;
 
 function load(url: string, seconds: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
@@ -33,23 +31,7 @@ function load(url: string, seconds: number): Promise<autocannon.Result> {
         url,
         connections: 32,
         duration: seconds,
-        requests: [
-          {
-            method: "POST",
-            path: "/api/verify",
-            setupRequest: (req) => {
-              const n = ++ipSeq;
-              return {
-                ...req,
-                headers: {
-                  "content-type": "application/json",
-                  "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
-                },
-                body: JSON.stringify({ words: `${pick()} ${pick()} ${pick()}` }),
-              };
-            },
-          },
-        ],
+        requests: [lookupRequest("/api/verify")],
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );

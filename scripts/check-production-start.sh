@@ -40,6 +40,8 @@ kill -TERM -- "-$server"
 wait "$server" || true
 server=""
 grep -q "SIGTERM received" "$work/server.log" || fail "the server did not receive SIGTERM"
+# npm may exit before the server it started has finished closing: give the server up to 10 s.
+for _ in $(seq 1 20); do [ -e "$DATA_DIR/db.lock" ] || break; sleep 0.5; done
 [ ! -e "$DATA_DIR/db.lock" ] || fail "the server did not close its database on SIGTERM"
 
 printf 'Launch-Day-2026!\n' | npm run --silent admin -- create --email ops@example.com | grep -q "Admin ops@example.com created" ||

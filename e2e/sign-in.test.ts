@@ -185,6 +185,9 @@ describe("route guards", () => {
     await page.waitForURL(pathIs("/"));
     await page.getByRole("link", { name: "Log In", exact: true }).waitFor();
     expect(await page.getByRole("button", { name: "Sign Out" }).count()).toBe(0);
+    // It stays on / (the dashboard's guard must not send the signed-out visitor on to /login).
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe("/");
 
     // The session really ended: a reload stays signed out.
     await page.reload();
@@ -313,6 +316,8 @@ describe("phone width", () => {
     await expect.poll(() => menu.getByRole("link").allInnerTexts()).toEqual(ADMIN_LINKS);
     await menu.getByRole("button", { name: "Sign Out" }).click();
     await page.waitForURL(pathIs("/"));
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe("/");
     await page.getByRole("button", { name: /menu/i }).click();
     await menu.getByRole("link", { name: "Log In" }).waitFor();
   });

@@ -1,5 +1,6 @@
 import type { Role } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
+import { paths } from "@shared/paths";
 import type { ReactNode } from "react";
 import { Navigate } from "react-router";
 import { Page } from "../components/ui/page";
@@ -28,8 +29,10 @@ type GuardProps = {
  * This decides what is shown; the server enforces the same rules on every call.
  */
 export function RequireRole({ allow = ANY_ROLE, otherwise, children }: GuardProps) {
-  const { role, loading } = useAuth();
+  const { role, loading, signedOut } = useAuth();
   if (loading) return <CheckingAccess />;
+  // Signing out from a guarded page lands on the home page, whichever render sees the role clear first.
+  if (!role && signedOut) return <Navigate to={paths.home} replace />;
   if (!role || !allow.includes(role)) return <Navigate to={otherwise} replace />;
   return children;
 }

@@ -13,7 +13,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import type { z } from "zod";
 import { ApiError, api } from "./api";
 
@@ -31,6 +31,8 @@ export type AuthContextValue = {
   /** Ends the session and returns to the home page with a fresh app view. */
   signOut(): Promise<void>;
   signingOut: boolean;
+  /** this view's session was ended by Sign Out: guarded pages send the visitor home, not to /login */
+  signedOut: boolean;
 };
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -58,6 +60,12 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const [role, setRole] = useState<Role | null>(null);
+  const [signedOut, setSignedOut] = useState(false);
+  const { pathname } = useLocation();
+  // Once home after a sign-out, guarded pages go back to sending visitors to /login.
+  useEffect(() => {
+    if (signedOut && pathname === paths.home) setSignedOut(false);
+  }, [signedOut, pathname]);
   const [loading, setLoading] = useState(true);
   const [signingOut, setSigningOut] = useState(false);
   /** Bumped on sign-out: remounts everything below, so no page keeps state from the old session. */
@@ -85,6 +93,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signedIn = useCallback((next: Role) => {
     version.current += 1;
     setRole(next);
+    setSignedOut(false);
     setLoading(false);
   }, []);
 
@@ -100,6 +109,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     version.current += 1;
     setRole(null);
+    setSignedOut(true);
     setLoading(failed);
     setSigningOut(false);
     setGeneration((g) => g + 1);
@@ -123,8 +133,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       signedIn,
       signOut,
       signingOut,
+      signedOut,
     }),
-    [role, loading, refresh, signedIn, signOut, signingOut],
+    [role, loading, refresh, signedIn, signOut, signingOut, signedOut],
   );
 
   return (

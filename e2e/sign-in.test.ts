@@ -58,14 +58,16 @@ describe("sign-in", () => {
     await page.getByRole("heading", { name: "Log In" }).waitFor();
   });
 
-  it("shows the server's message for a wrong code, and can go back to step 1", async () => {
+  it("shows '2FA failed' with the server's reason for a wrong code, and can go back to step 1", async () => {
     const user = await createUser(suite.server);
     const page = await newPage();
     await page.goto(`/login?step=2&email=${encodeURIComponent(user.email)}`);
     await page.getByRole("heading", { name: "Enter 2FA Code from Email" }).waitFor();
     await page.getByLabel("Code").fill("000000");
     await page.getByRole("button", { name: "Log In" }).click();
-    await page.getByRole("alert").filter({ hasText: MESSAGES.invalidSignInCode }).waitFor();
+    const alert = page.getByRole("alert").filter({ hasText: MESSAGES.invalidSignInCode });
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(`${MESSAGES.twoFactorFailed}: ${MESSAGES.invalidSignInCode}`);
 
     await page.getByRole("button", { name: "Back to email and password" }).click();
     await page.getByRole("heading", { name: "Log In" }).waitFor();
@@ -314,6 +316,11 @@ describe("phone width", () => {
     const menu = page.getByRole("navigation", { name: "Menu", exact: true });
     await menu.waitFor();
     await expect.poll(() => menu.getByRole("link").allInnerTexts()).toEqual(ADMIN_LINKS);
+    // The specification's name of the admin dashboard leads there too.
+    await page.goto("/admin-dashboard");
+    await page.waitForURL(pathIs("/admin"));
+    await page.getByRole("heading", { level: 1, name: /admin/i }).waitFor();
+    await page.getByRole("button", { name: /menu/i }).click();
     await menu.getByRole("button", { name: "Sign Out" }).click();
     await page.waitForURL(pathIs("/"));
     await page.waitForTimeout(500);

@@ -1,4 +1,4 @@
-/** Every route of the web app (spec §2), in one place. Server e-mail links use these too. */
+/** Every route of the web app, in one place. Server e-mail links use these too. */
 export const paths = {
   home: "/",
   login: "/login",
@@ -17,11 +17,13 @@ export const paths = {
   dashboard: "/dashboard",
   employerDashboard: "/employer-dashboard",
   admin: "/admin",
+  /** another name of /admin: it leads there */
+  adminDashboard: "/admin-dashboard",
   account: "/account",
   unauthorized: "/unauthorized",
 } as const;
 
-/** Where each role lands after sign-in (spec §2; /admin-dashboard is served as /admin). */
+/** Where each role lands after sign-in (/admin-dashboard leads to /admin too). */
 export const landingFor = {
   admin: paths.admin,
   superuser: paths.employerDashboard,

@@ -80,6 +80,15 @@ describe("static files", () => {
     expect(again.statusCode).toBe(304);
   });
 
+  it("answers page paths, .html ones included, with the app (which sends unknown pages to /)", async () => {
+    for (const url of ["/no-such-page", "/foo.html", "/old/index.htm?x=1"]) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["content-type"], url).toMatch(/^text\/html/);
+      expect(res.headers["cache-control"], url).toBe("no-cache");
+    }
+  });
+
   it("answers unknown files and API paths with 404 {message}", async () => {
     for (const url of ["/missing.js", "/assets/nope-123.css", "/api/unknown"]) {
       const res = await app.inject(url);

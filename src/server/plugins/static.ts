@@ -53,7 +53,10 @@ export default fp<{ root: string }>(
 
     app.setNotFoundHandler((request, reply) => {
       const isPage = (request.method === "GET" || request.method === "HEAD") && !request.url.startsWith("/api");
-      if (hasWeb && isPage && !path.extname(request.url.split("?")[0] ?? "")) {
+      // A path without an extension, or an .html one, is a page of the app (it redirects unknown pages to /);
+      // a missing script, style or image stays a 404.
+      const extension = path.extname(request.url.split("?")[0] ?? "").toLowerCase();
+      if (hasWeb && isPage && (extension === "" || extension === ".html" || extension === ".htm")) {
         return reply.sendFile("index.html");
       }
       return reply.code(404).send({ message: MESSAGES.notFound, code: ERROR_CODES.notFound });

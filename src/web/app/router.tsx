@@ -149,6 +149,8 @@ export const router = createBrowserRouter([
           },
         ],
       },
+      // The admin dashboard's other name: the specification lands admins on /admin-dashboard.
+      { path: paths.adminDashboard, element: <Navigate to={paths.admin} replace /> },
       { path: "*", element: <Navigate to={paths.home} replace /> },
     ],
   },

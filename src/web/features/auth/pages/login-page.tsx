@@ -6,6 +6,7 @@ import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
 import { useAuth } from "@web/lib/auth";
 import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useEffect, useRef, useState } from "react";
@@ -27,6 +28,12 @@ function verificationNotice(params: URLSearchParams): Banner | null {
 }
 
 /** Two-step sign-in: e-mail and password, then the 6-digit code sent by e-mail. */
+/** A failed code step: '2FA failed', then the server's reason when it gave one. */
+function twoFactorFailure(error: unknown): string {
+  const reason = errorMessage(error, "");
+  return reason ? `${MESSAGES.twoFactorFailed}: ${reason}` : MESSAGES.twoFactorFailed;
+}
+
 export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -78,7 +85,7 @@ export function LoginPage() {
         setPassword("");
         navigate(landingFor[confirmed ?? role], { replace: true });
       },
-      { failed: MESSAGES.twoFactorFailed, stayBusy: true },
+      { failed: twoFactorFailure, stayBusy: true },
     );
   }
 

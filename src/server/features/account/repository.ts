@@ -1,5 +1,6 @@
 import type { Db } from "@server/db/client";
 import { organisations, passkeys, sessions, users, webauthnChallenges } from "@server/db/schema";
+import { sessionUserColumns } from "@server/features/sessions/repository";
 import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
@@ -10,13 +11,8 @@ export type ChallengePurpose = "register" | "sign-in";
 export async function findAccountUser(db: Db, userId: number) {
   const [row] = await db
     .select({
-      id: users.id,
-      email: users.email,
-      fullName: users.fullName,
-      role: users.role,
-      status: users.status,
+      ...sessionUserColumns,
       emailVerifiedAt: users.emailVerifiedAt,
-      organisationId: users.organisationId,
       passwordHash: users.passwordHash,
       organisation: organisations.companyName,
     })

@@ -3,6 +3,16 @@ import type { Db, Executor } from "@server/db/client";
 import { sessions, users } from "@server/db/schema";
 import { and, eq, gt, lt } from "drizzle-orm";
 
+/** The columns of a SessionUser, for every query that reads one. */
+export const sessionUserColumns = {
+  id: users.id,
+  email: users.email,
+  fullName: users.fullName,
+  role: users.role,
+  status: users.status,
+  organisationId: users.organisationId,
+};
+
 /** The active user of a live session (neither expired nor idle since `idleSince`), with its last activity. */
 export async function findSessionUser(
   db: Db,
@@ -11,15 +21,7 @@ export async function findSessionUser(
   idleSince: Date,
 ): Promise<(SessionUser & { lastSeenAt: Date }) | undefined> {
   const [row] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      fullName: users.fullName,
-      role: users.role,
-      status: users.status,
-      organisationId: users.organisationId,
-      lastSeenAt: sessions.lastSeenAt,
-    })
+    .select({ ...sessionUserColumns, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(

@@ -1,5 +1,6 @@
 import { paths } from "@shared/paths";
-import { createBrowserRouter, Navigate, Outlet } from "react-router";
+import type { ComponentType, ReactNode } from "react";
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from "react-router";
 import { ForgotPasswordPage } from "../features/auth/pages/forgot-password-page";
 import { LoginPage } from "../features/auth/pages/login-page";
 import { VerifyEmailPage } from "../features/auth/pages/verify-email-page";
@@ -11,6 +12,15 @@ import { AuthProvider } from "../lib/auth";
 import { ErrorPage } from "./error-page";
 import { RequireRole, SignedInOnly } from "./guards";
 import { Layout } from "./layout";
+
+/** A page behind a guard (the guard decides what is shown instead), its code loaded on first visit. */
+function guarded(path: string, guard: (page: ReactNode) => ReactNode, load: () => Promise<ComponentType>): RouteObject {
+  return {
+    path,
+    element: guard(<Outlet />),
+    children: [{ index: true, lazy: async () => ({ Component: await load() }) }],
+  };
+}
 
 /*
  * Every page of the app, plus /unauthorized; anything else goes home.
@@ -76,79 +86,39 @@ export const router = createBrowserRouter([
       { path: paths.aboutUs, element: <AboutUsPage /> },
       { path: paths.contact, element: <ContactPage /> },
       { path: paths.unauthorized, element: <UnauthorizedPage /> },
-      {
-        path: paths.download,
-        element: (
-          <SignedInOnly>
-            <Outlet />
-          </SignedInOnly>
-        ),
-        children: [
-          {
-            index: true,
-            lazy: () => import("../features/codes/pages/download-page").then((m) => ({ Component: m.DownloadPage })),
-          },
-        ],
-      },
-      {
-        path: paths.dashboard,
-        element: (
-          <RequireRole otherwise={paths.login}>
-            <Outlet />
-          </RequireRole>
-        ),
-        children: [
-          {
-            index: true,
-            lazy: () => import("../features/codes/pages/dashboard-page").then((m) => ({ Component: m.DashboardPage })),
-          },
-        ],
-      },
-      {
-        path: paths.employerDashboard,
-        element: (
+      guarded(
+        paths.download,
+        (page) => <SignedInOnly>{page}</SignedInOnly>,
+        () => import("../features/codes/pages/download-page").then((m) => m.DownloadPage),
+      ),
+      guarded(
+        paths.dashboard,
+        (page) => <RequireRole otherwise={paths.login}>{page}</RequireRole>,
+        () => import("../features/codes/pages/dashboard-page").then((m) => m.DashboardPage),
+      ),
+      guarded(
+        paths.employerDashboard,
+        (page) => (
           <RequireRole allow={["admin", "superuser"]} otherwise={paths.unauthorized}>
-            <Outlet />
+            {page}
           </RequireRole>
         ),
-        children: [
-          {
-            index: true,
-            lazy: () =>
-              import("../features/employer/pages/employer-dashboard-page").then((m) => ({
-                Component: m.EmployerDashboardPage,
-              })),
-          },
-        ],
-      },
-      {
-        path: paths.admin,
-        element: (
+        () => import("../features/employer/pages/employer-dashboard-page").then((m) => m.EmployerDashboardPage),
+      ),
+      guarded(
+        paths.admin,
+        (page) => (
           <RequireRole allow={["admin"]} otherwise={paths.unauthorized}>
-            <Outlet />
+            {page}
           </RequireRole>
         ),
-        children: [
-          {
-            index: true,
-            lazy: () => import("../features/admin/pages/admin-page").then((m) => ({ Component: m.AdminPage })),
-          },
-        ],
-      },
-      {
-        path: paths.account,
-        element: (
-          <RequireRole otherwise={paths.login}>
-            <Outlet />
-          </RequireRole>
-        ),
-        children: [
-          {
-            index: true,
-            lazy: () => import("../features/account/pages/account-page").then((m) => ({ Component: m.AccountPage })),
-          },
-        ],
-      },
+        () => import("../features/admin/pages/admin-page").then((m) => m.AdminPage),
+      ),
+      guarded(
+        paths.account,
+        (page) => <RequireRole otherwise={paths.login}>{page}</RequireRole>,
+        () => import("../features/account/pages/account-page").then((m) => m.AccountPage),
+      ),
       // The admin dashboard's other name: the specification lands admins on /admin-dashboard.
       { path: paths.adminDashboard, element: <Navigate to={paths.admin} replace /> },
       { path: "*", element: <Navigate to={paths.home} replace /> },

@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   /** Right password, but the e-mail address is not verified yet (a new link was sent). */
   emailNotVerified: "auth.email_not_verified",
   notSignedIn: "auth.not_signed_in",
+  /** The password-reset link is unknown, used or expired: the page offers to ask for a new one. */
+  invalidResetLink: "auth.invalid_reset_link",
   forbidden: "forbidden",
   /** Too many attempts; the answer carries `Retry-After`. */
   rateLimited: "rate_limited",

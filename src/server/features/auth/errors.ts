@@ -11,6 +11,6 @@ export const authErrors = {
   emailNotVerified: () => new HttpError(403, ERROR_CODES.emailNotVerified, MESSAGES.emailNotVerified),
   accountPending: () => new HttpError(403, "auth.account_pending", MESSAGES.accountPending),
   tooManyAttempts: (retryAfterSeconds: number) => rateLimited(MESSAGES.tooManyAttempts, retryAfterSeconds),
-  invalidResetLink: () => new HttpError(400, "auth.invalid_reset_link", MESSAGES.invalidResetLink),
+  invalidResetLink: () => new HttpError(400, ERROR_CODES.invalidResetLink, MESSAGES.invalidResetLink),
   invalidVerificationLink: () => new HttpError(400, "auth.invalid_verification_link", MESSAGES.invalidVerificationLink),
 };

@@ -1,4 +1,5 @@
 import { PASSWORD, UI_TIMING } from "@shared/constants";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
 import { meetsPasswordRules, passwordRulesMessage } from "@shared/validation";
@@ -13,8 +14,6 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { authApi } from "../api";
 
 const RULES = passwordRulesMessage("employer");
-/** The server's code for a reset link that is unknown, used or expired: the error then offers a new link. */
-const INVALID_RESET_LINK = "auth.invalid_reset_link";
 
 /** Sets a new password from the e-mailed link (?token=…), then returns to Log In. */
 export function ResetPasswordPage() {
@@ -80,7 +79,7 @@ export function ResetPasswordPage() {
         />
         <SubmitButton busy={form.busy}>Reset Password</SubmitButton>
         <FormError form={form}>
-          {form.errorCode === INVALID_RESET_LINK && (
+          {form.errorCode === ERROR_CODES.invalidResetLink && (
             <>
               {" "}
               <Link to={paths.forgotPassword}>Ask for a new link</Link>

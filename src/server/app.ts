@@ -8,6 +8,7 @@ import accountRoutes from "./features/account/routes";
 import adminRoutes from "./features/admin/routes";
 import auditRoutes from "./features/audit/routes";
 import authRoutes from "./features/auth/routes";
+import codeEvents from "./features/codes/live";
 import codesRoutes from "./features/codes/routes";
 import employerRoutes from "./features/employer/routes";
 import onboardingRoutes from "./features/onboarding/routes";
@@ -62,6 +63,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   await app.register(session);
   await app.register(securityHeaders);
   await app.register(housekeeping);
+  await app.register(codeEvents);
 
   await app.register(
     async (api) => {

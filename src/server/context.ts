@@ -2,7 +2,7 @@ import type { Role, UserStatus } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import type { Config } from "./config";
-import type { Db } from "./db/client";
+import type { Db, Notifications } from "./db/client";
 import type { AuditLog } from "./lib/audit";
 import type { Clock } from "./lib/clock";
 import { HttpError } from "./lib/errors";
@@ -33,6 +33,8 @@ export type Log = {
 export type Deps = {
   config: Config;
   db: Db;
+  /** LISTEN/NOTIFY across the processes of one database */
+  notifications: Notifications;
   clock: Clock;
   mailer: Mailer;
   audit: AuditLog;

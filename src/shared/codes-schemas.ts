@@ -25,4 +25,12 @@ export const verifyAnswer = z.union([
   z.object({ verified: z.literal(false), message: z.string() }),
 ]);
 
-export const generatedWordsAnswer = z.object({ words: z.array(z.string()), expiresAt: z.string() });
+export const generatedWordsAnswer = z.object({ id: z.number(), words: z.array(z.string()), expiresAt: z.string() });
+
+export const codeStatusAnswer = z.object({
+  id: z.number(),
+  status: z.enum(["live", "verified", "expired"]),
+  expiresAt: z.string(),
+  verifiedAt: z.string().nullable(),
+  site: z.string().nullable(),
+});

@@ -5,7 +5,16 @@
  */
 
 /** `POST /api/generate-words` */
-export type GeneratedWords = { words: string[]; expiresAt: string };
+export type GeneratedWords = { id: number; words: string[]; expiresAt: string };
+
+/** `GET /api/codes/:id` and the data of its events: `site` is the host it was verified on, or null. */
+export type CodeStatus = {
+  id: number;
+  status: "live" | "verified" | "expired";
+  expiresAt: string;
+  verifiedAt: string | null;
+  site: string | null;
+};
 
 /** `GET /api/client-info` (and the caller named by a successful verify) */
 export type ClientInfo = { fullName: string; companyName: string; website: string };
@@ -23,6 +32,8 @@ export const CODES_TEXT = {
   generateUnavailable: "Could not create a code right now. Please try again.",
   wordsRequired: "Enter the three words the caller gave you.",
   wordsTooLong: `The words must be at most ${VERIFY_WORDS_MAX_LENGTH} characters.`,
+  codeNotFound: "No such code.",
+  tooManyStreams: "Too many open code status streams. Close a tab and try again.",
 
   // /dashboard
   dashboardTitle: "Generate Identity Code",
@@ -30,6 +41,10 @@ export const CODES_TEXT = {
   codeLabel: "Your identity code",
   expiresIn: (seconds: number) => `Expires in: ${seconds} seconds`,
   codeExpired: "The code has expired. Generate a new one when you need it.",
+  waitingForCustomer: "Waiting for the customer…",
+  verifiedByCustomer: (time: string, site: string | null) =>
+    site ? `Verified by the customer at ${time} on ${site}` : `Verified by the customer at ${time}`,
+  expiredNotVerified: "Expired — not verified",
   shareHint:
     "Read these three words to the person you are calling. They can check them on your organisation's website.",
 

@@ -30,8 +30,18 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema> & RawQueries;
 /** A database handle or an open transaction. */
 export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
+/**
+ * PostgreSQL's LISTEN/NOTIFY, across every process on the same database (PGlite: within its one process).
+ * `listen` calls `onPayload` for each notification on `channel`, and `onResync` after the connection
+ * was lost and found again (notifications sent meanwhile are gone: look at the data again).
+ */
+export type Notifications = {
+  listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => void>;
+};
+
 export type Database = {
   db: Db;
+  notifications: Notifications;
   /** for people: "PostgreSQL" or "embedded, in <dir>" */
   description: string;
   /** the node-postgres pool (PostgreSQL only), for its figures */
@@ -120,6 +130,97 @@ function pgliteQueries(client: PGlite): RawQueries {
   };
 }
 
+type Listener = { channel: string; onPayload: (payload: string) => void; onResync?: () => void };
+
+/**
+ * node-postgres: one dedicated connection per process holds every LISTEN. When it drops, it is opened
+ * again (growing waits, at most 5 s), every channel listened to again, and the listeners told to resync.
+ */
+function postgresNotifications(connectionString: string) {
+  const listeners = new Set<Listener>();
+  let client: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  let closed = false;
+  let failures = 0;
+  const quoted = (channel: string) => `"${channel.replace(/"/g, '""')}"`;
+
+  async function connect(): Promise<pg.Client> {
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 });
+    c.on("notification", (n) => {
+      for (const l of listeners) if (l.channel === n.channel) l.onPayload(n.payload ?? "");
+    });
+    const lost = () => {
+      if (client !== c) return;
+      client = null;
+      c.end().catch(() => {});
+      if (!closed) reconnectSoon();
+    };
+    c.on("error", lost);
+    c.on("end", lost);
+    await c.connect();
+    for (const channel of new Set([...listeners].map((l) => l.channel))) await c.query(`listen ${quoted(channel)}`);
+    client = c;
+    return c;
+  }
+
+  function reconnectSoon() {
+    const wait = Math.min(5000, 250 * 2 ** failures++);
+    setTimeout(() => {
+      if (closed || client || connecting) return;
+      connecting = connect()
+        .then((c) => {
+          failures = 0;
+          for (const l of listeners) l.onResync?.();
+          return c;
+        })
+        .catch((err) => {
+          reconnectSoon();
+          throw err;
+        })
+        .finally(() => {
+          connecting = null;
+        });
+      connecting.catch(() => {});
+    }, wait).unref();
+  }
+
+  const notifications: Notifications = {
+    async listen(channel, onPayload, onResync) {
+      const listener = { channel, onPayload, onResync };
+      const already = [...listeners].some((l) => l.channel === channel);
+      listeners.add(listener);
+      if (client && !already) await client.query(`listen ${quoted(channel)}`);
+      else if (!client && !connecting) {
+        connecting = connect().finally(() => {
+          connecting = null;
+        });
+        await connecting;
+      } else if (connecting) await connecting;
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+  return {
+    notifications,
+    async close() {
+      closed = true;
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
+/** PGlite: its own listen, within this process. */
+function pgliteNotifications(pglite: PGlite): Notifications {
+  return {
+    async listen(channel, onPayload) {
+      return pglite.listen(channel, onPayload);
+    },
+  };
+}
+
 /** A new in-memory PGlite with every migration applied: tests clone it instead of migrating each time. */
 export async function migratedPglite(): Promise<PGlite> {
   const client = await PGlite.create("memory://");
@@ -154,7 +255,17 @@ export async function openDatabase(opts: {
       client.release();
     }
     const db = Object.assign(drizzlePg(pool, { schema }), postgresQueries(pool)) as unknown as Db;
-    return { db, description: "PostgreSQL", pool, close: () => pool.end() };
+    const listening = postgresNotifications(opts.databaseUrl);
+    return {
+      db,
+      notifications: listening.notifications,
+      description: "PostgreSQL",
+      pool,
+      close: async () => {
+        await listening.close();
+        await pool.end();
+      },
+    };
   }
   const dir = opts.dataDir ?? "memory://";
   let client = opts.pglite;
@@ -175,6 +286,7 @@ export async function openDatabase(opts: {
   const c = client;
   return {
     db,
+    notifications: pgliteNotifications(c),
     description: `embedded, in ${dir}`,
     close: async () => {
       await c.close();

@@ -28,6 +28,8 @@ export const organisations = pgTable(
     /** lower-case host of website, for domain locking */
     websiteHost: text("website_host").notNull(),
     createdAt: ts("created_at").notNull(),
+    /** when its superusers were last mailed about reported calls (at most one mail per 10 minutes) */
+    reportsMailedAt: ts("reports_mailed_at"),
   },
   (t) => [uniqueIndex("organisations_domain_key").on(t.domain)],
 );
@@ -153,7 +155,10 @@ export const identityCodes = pgTable(
     codeHash: text("code_hash").notNull(),
     createdAt: ts("created_at").notNull(),
     expiresAt: ts("expires_at").notNull(),
+    /** when a look-up verified it (it is used up then) */
     usedAt: ts("used_at"),
+    /** the host of the site the look-up came from, or null (no Origin: a server-side integration) */
+    verifiedHost: text("verified_host"),
   },
   (t) => [uniqueIndex("identity_codes_code_key").on(t.codeHash), index("identity_codes_user_idx").on(t.userId)],
 );
@@ -282,5 +287,87 @@ export const organisationSites = pgTable(
     check("organisation_sites_status_check", sql`${t.status} in ('pending', 'verified')`),
     check("organisation_sites_method_check", sql`${t.method} in ('email-domain', 'dns', 'well-known', 'admin')`),
     check("organisation_sites_verified_has_method", sql`(${t.status} = 'verified') = (${t.method} is not null)`),
+  ],
+);
+
+/** Calls customers reported after a failed look-up, routed to the organisation whose verified site they came from. */
+export const callReports = pgTable(
+  "call_reports",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: ts("at").notNull(),
+    /** null: the report reached no organisation (the product's own site, an unknown origin) and goes to the admins */
+    organisationId: integer("organisation_id").references(() => organisations.id),
+    /** the host of the page the report was sent from */
+    site: text("site"),
+    callerNumber: text("caller_number"),
+    claimedName: text("claimed_name"),
+    note: text("note"),
+    /** when the organisation's superusers were told about it */
+    mailedAt: ts("mailed_at"),
+  },
+  (t) => [
+    index("call_reports_org_at_idx").on(t.organisationId, t.at, t.id),
+    index("call_reports_unmailed_idx")
+      .on(t.organisationId)
+      .where(sql`${t.mailedAt} is null and ${t.organisationId} is not null`),
+    check(
+      "call_reports_lengths",
+      sql`coalesce(length(${t.callerNumber}), 0) <= 500 and coalesce(length(${t.claimedName}), 0) <= 500 and coalesce(length(${t.note}), 0) <= 500 and coalesce(length(${t.site}), 0) <= 253`,
+    ),
+    check("call_reports_not_empty", sql`coalesce(${t.callerNumber}, ${t.claimedName}, ${t.note}) is not null`),
+  ],
+);
+
+/** One webhook endpoint per organisation. The signing secret is sealed under APP_SECRET, never stored in clear. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    organisationId: integer("organisation_id")
+      .primaryKey()
+      .references(() => organisations.id),
+    url: text("url").notNull(),
+    events: text("events").array().notNull(),
+    secretSealed: text("secret_sealed").notNull(),
+    /** the last characters of the secret, to recognise it */
+    secretHint: text("secret_hint").notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [check("webhook_endpoints_url_length", sql`length(${t.url}) <= 2000`)],
+);
+
+/**
+ * The webhook outbox: a row per event per endpoint, written in the same statement as the event.
+ * Workers claim due rows with FOR UPDATE SKIP LOCKED and hold them for a lease (`locked_until`).
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** the `webhook-id` header: the same on every attempt, so receivers deduplicate */
+    messageId: text("message_id").notNull(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    eventType: text("event_type").notNull(),
+    /** the exact body sent and signed */
+    payload: text("payload").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: ts("created_at").notNull(),
+    nextAttemptAt: ts("next_attempt_at").notNull(),
+    lockedUntil: ts("locked_until"),
+    lastAttemptAt: ts("last_attempt_at"),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    deliveredAt: ts("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_message_key").on(t.messageId),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_org_idx").on(t.organisationId, t.id),
+    check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'delivered', 'failed')`),
   ],
 );

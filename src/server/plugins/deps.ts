@@ -28,6 +28,7 @@ export default fp<DepsOptions>(
     const deps: Deps = {
       config,
       db: database.db,
+      notifications: database.notifications,
       clock,
       mailer,
       audit: new AuditLog(database.db, () => clock.now()),

@@ -148,12 +148,15 @@ describe("POST /api/generate-words", () => {
     );
     expect(Number(hits[0]?.n)).toBe(1);
 
-    // Once that code has expired, the same words may be issued again: the row is reused.
+    // Once that code has expired, the same words may be issued again: the row is reused under a new id,
+    // so the old code's status never reads as the new one's.
     t.clock.advance(60_000);
     const again = await generateWords(t.app.deps, actor, { draw: () => live });
     expect(again.words).toEqual(live);
-    const [taken] = await t.database.db.select().from(identityCodes).where(eq(identityCodes.id, held!.id));
-    expect(taken).toMatchObject({ userId: user.id, usedAt: null });
+    expect(again.id).not.toBe(held!.id);
+    expect(await t.database.db.select().from(identityCodes).where(eq(identityCodes.id, held!.id))).toEqual([]);
+    const [taken] = await t.database.db.select().from(identityCodes).where(eq(identityCodes.id, again.id));
+    expect(taken).toMatchObject({ userId: user.id, usedAt: null, codeHash: held!.codeHash });
     expect(taken?.expiresAt.getTime()).toBe(t.clock.now().getTime() + 60_000);
   });
 });

@@ -9,4 +9,6 @@ export const codesErrors = {
   tooManyLookups: (retryAfterSeconds: number) => rateLimited(CODES_TEXT.tooManyLookups, retryAfterSeconds),
   generateUnavailable: () => new HttpError(503, ERROR_CODES.unavailable, CODES_TEXT.generateUnavailable),
   verifyUnavailable: () => new HttpError(503, ERROR_CODES.unavailable, CODES_TEXT.verifyUnavailable),
+  codeNotFound: () => new HttpError(404, ERROR_CODES.notFound, CODES_TEXT.codeNotFound),
+  tooManyStreams: () => rateLimited(CODES_TEXT.tooManyStreams, 60),
 };

@@ -11,6 +11,10 @@ type Limit = { key: string; limit: number; windowMs: number };
 
 export type GenerateRow = LimitRow & { id: number | null };
 
+/** The notification channels of this feature: a code's id when it is verified; a wake-up for the webhook workers. */
+export const CODE_EVENTS_CHANNEL = "code_events";
+export const WEBHOOK_WAKE_CHANNEL = "webhook_deliveries";
+
 /**
  * One statement for a code generation: counts the user's rate-limit hit, stores the code's hash
  * (taking over the row of an equal hash only if that code is used or expired), counts it on the user
@@ -39,7 +43,10 @@ export async function insertCode(
         select ${p.userId}::int, ${p.codeHash}::text, ${now}::timestamptz, ${iso(p.expiresAt)}::timestamptz
         from rl where rl.allowed
         on conflict (code_hash) do update set
-          user_id = excluded.user_id, created_at = excluded.created_at, expires_at = excluded.expires_at, used_at = null
+          -- a new id: the old code's status must never read as the new one's
+          id = nextval(pg_get_serial_sequence('identity_codes', 'id')),
+          user_id = excluded.user_id, created_at = excluded.created_at, expires_at = excluded.expires_at,
+          used_at = null, verified_host = null
         where ic.used_at is not null or ic.expires_at <= excluded.created_at
         returning ic.id
       ),
@@ -66,6 +73,7 @@ export async function insertCode(
 
 export type VerifyRow = LimitRow & {
   verified: boolean;
+  notified: number;
   full_name: string | null;
   company_name: string | null;
   website: string | null;
@@ -77,10 +85,20 @@ export type VerifyRow = LimitRow & {
  * the site allowed; counts the verification on the owner; and writes the audit entry (origin, IP,
  * outcome and reason, code id; never the words). Under concurrent look-ups the row lock and
  * PostgreSQL's re-check of `used_at is null` let exactly one of them succeed.
+ * A verification also queues the `code.verified` webhook delivery (the outbox row commits with it) and
+ * notifies every process: the code's id on CODE_EVENTS_CHANNEL, a wake-up on WEBHOOK_WAKE_CHANNEL.
  */
 export async function consumeCode(
   db: Db,
-  p: { limit: Limit; codeHash: string; now: Date; scope: SiteScope; origin: string | null; ip: string },
+  p: {
+    limit: Limit;
+    codeHash: string;
+    now: Date;
+    scope: SiteScope;
+    origin: string | null;
+    originHost: string | null;
+    ip: string;
+  },
 ): Promise<VerifyRow> {
   const now = iso(p.now);
   const anySite = p.scope === "any";
@@ -91,7 +109,7 @@ export async function consumeCode(
     sql`
       with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
       c as (
-        select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.full_name, u.organisation_id,
+        select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.full_name, u.email, u.organisation_id,
           o.company_name,
           -- the website only when one of the organisation's verified sites is its host or a parent of it
           case when exists (
@@ -111,7 +129,7 @@ export async function consumeCode(
         where ic.code_hash = ${p.codeHash}::text
       ),
       used as (
-        update identity_codes ic set used_at = ${now}::timestamptz
+        update identity_codes ic set used_at = ${now}::timestamptz, verified_host = ${p.originHost}::text
         from c, rl
         where ic.id = c.id and rl.allowed and c.status = 'active' and c.site_ok
           and ic.used_at is null and ic.expires_at > ${now}::timestamptz
@@ -121,6 +139,22 @@ export async function consumeCode(
         update users set codes_verified = codes_verified + 1
         from used, c where users.id = c.user_id
         returning users.id
+      ),
+      queued as (
+        insert into webhook_deliveries (message_id, organisation_id, event_type, payload, created_at, next_attempt_at)
+        select 'msg_' || replace(gen_random_uuid()::text, '-', ''), we.organisation_id, 'code.verified',
+          jsonb_build_object('type', 'code.verified', 'timestamp', ${now}::text, 'data', jsonb_build_object(
+            'codeId', c.id, 'employee', jsonb_build_object('fullName', c.full_name, 'email', c.email),
+            'site', ${p.originHost}::text, 'verifiedAt', ${now}::text))::text,
+          ${now}::timestamptz, ${now}::timestamptz
+        from used join c on true join webhook_endpoints we on we.organisation_id = c.organisation_id
+        where 'code.verified' = any(we.events)
+        returning id
+      ),
+      notified as (
+        select pg_notify(${CODE_EVENTS_CHANNEL}::text, used.id::text) from used
+        union all
+        select pg_notify(${WEBHOOK_WAKE_CHANNEL}::text, '') from (select 1 from queued limit 1) q
       ),
       result as (
         select rl.allowed, rl.oldest, rl.refused, used.id is not null as verified, c.id, c.user_id, c.organisation_id,
@@ -148,11 +182,23 @@ export async function consumeCode(
         where allowed or ${auditsRefusalSql(sql`refused`)}
         returning id
       )
-      select allowed, oldest, verified, full_name, company_name, website from result`,
+      select allowed, oldest, verified, full_name, company_name, website, (select count(*) from notified) as notified
+      from result`,
   );
   const row = rows[0];
   if (!row) throw new Error("verify statement returned no row");
   return row;
+}
+
+export type CodeStatusRow = { id: number; expires_at: Date; used_at: Date | null; verified_host: string | null };
+
+/** A code of one user (null for anybody else's or an unknown id). */
+export async function findCode(db: Db, id: number, userId: number): Promise<CodeStatusRow | null> {
+  const rows = await db.prepared<CodeStatusRow>(
+    "codes_status",
+    sql`select id, expires_at, used_at, verified_host from identity_codes where id = ${id}::bigint and user_id = ${userId}::int`,
+  );
+  return rows[0] ?? null;
 }
 
 /** The name, company and website of a user (empty strings without an organisation). */

@@ -1,12 +1,12 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
 import { hmac } from "@server/lib/crypto";
 import { retryAfterSeconds } from "@server/lib/rate-limit";
-import type { ClientInfo, GeneratedWords, VerifyAnswer } from "@shared/codes";
+import type { ClientInfo, CodeStatus, GeneratedWords, VerifyAnswer } from "@shared/codes";
 import { IDENTITY_CODE } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { codesErrors } from "./errors";
 import * as repo from "./repository";
-import { siteScope } from "./site";
+import { originHost, siteScope } from "./site";
 import { canonicalCode, drawWords, parseWords } from "./words";
 
 /** A fresh draw collides with a live code about once in millions of draws; a few tries are plenty. */
@@ -52,7 +52,7 @@ export async function generateWords(
       ip: actor.ip,
     });
     if (!row.allowed) throw codesErrors.tooManyCodes(retryAfterSeconds(row.oldest, limit.windowMs, now));
-    if (row.id !== null) return { words, expiresAt: expiresAt.toISOString() };
+    if (row.id !== null) return { id: row.id, words, expiresAt: expiresAt.toISOString() };
     // The words equal a live code: give back the hit this attempt counted and draw again.
     await deps.limits.release(limit.key, now);
   }
@@ -86,6 +86,7 @@ export async function verifyWords(
       now,
       scope: siteScope(input.origin, deps.config.publicOrigin),
       origin: input.origin ?? null,
+      originHost: originHost(input.origin),
       ip: actor.ip,
     });
   } catch (err) {
@@ -97,5 +98,22 @@ export async function verifyWords(
   return {
     verified: true,
     caller: { fullName: row.full_name ?? "", companyName: row.company_name ?? "", website: row.website ?? "" },
+  };
+}
+
+/** A code's status as its owner sees it; anybody else's code, or one deleted since, is a 404. */
+export async function codeStatus(deps: Deps, actor: Actor, input: { id: number }): Promise<CodeStatus> {
+  const row = await repo.findCode(deps.db, input.id, signedIn(actor).id);
+  if (!row) throw codesErrors.codeNotFound();
+  return statusOf(row, deps.clock.now());
+}
+
+export function statusOf(row: repo.CodeStatusRow, now: Date): CodeStatus {
+  return {
+    id: row.id,
+    status: row.used_at ? "verified" : row.expires_at <= now ? "expired" : "live",
+    expiresAt: row.expires_at.toISOString(),
+    verifiedAt: row.used_at?.toISOString() ?? null,
+    site: row.used_at ? row.verified_host : null,
   };
 }

@@ -32,3 +32,16 @@ export function siteScope(origin: string | undefined, publicOrigin: string): Sit
   const hosts = labels.slice(0, -1).map((_, i) => labels.slice(i).join("."));
   return hosts.length > 0 ? hosts : [host];
 }
+
+/** The host of a well-formed `Origin` header (lower-case, at most 253 characters), else null. */
+export function originHost(origin: string | undefined): string | null {
+  if (!origin) return null;
+  try {
+    const url = new URL(origin);
+    if (url.origin !== origin.toLowerCase() || !/^https?:$/.test(url.protocol)) return null;
+    const host = url.hostname.toLowerCase();
+    return /^[a-z0-9.:[\]-]{1,253}$/.test(host) ? host : null;
+  } catch {
+    return null;
+  }
+}

@@ -163,7 +163,7 @@ export async function storeCode(
 export async function generate(browser: Browser) {
   const res = await browser.post("/api/generate-words");
   if (res.statusCode !== 200) throw new Error(`generate-words: ${res.statusCode} ${res.body}`);
-  return res.json() as { words: string[]; expiresAt: string };
+  return res.json() as { id: number; words: string[]; expiresAt: string };
 }
 
 /** A widget look-up as a third-party page makes it: no cookies, maybe an Origin. */

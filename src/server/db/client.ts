@@ -36,7 +36,7 @@ export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
  * was lost and found again (notifications sent meanwhile are gone: look at the data again).
  */
 export type Notifications = {
-  listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => void>;
+  listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
 };
 
 export type Database = {
@@ -196,7 +196,7 @@ function postgresNotifications(connectionString: string) {
         });
         await connecting;
       } else if (connecting) await connecting;
-      return () => {
+      return async () => {
         listeners.delete(listener);
       };
     },
@@ -216,7 +216,9 @@ function postgresNotifications(connectionString: string) {
 function pgliteNotifications(pglite: PGlite): Notifications {
   return {
     async listen(channel, onPayload) {
-      return pglite.listen(channel, onPayload);
+      const unlisten = await pglite.listen(channel, onPayload);
+      // UNLISTEN fails harmlessly when the database closed first.
+      return () => unlisten().catch(() => {});
     },
   };
 }

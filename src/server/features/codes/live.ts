@@ -69,7 +69,7 @@ export default fp(
   async (app) => {
     const events = new CodeEvents();
     app.decorate("codeEvents", events);
-    let stop = () => {};
+    let stop = async () => {};
     app.addHook("onReady", async () => {
       stop = await app.deps.notifications.listen(
         CODE_EVENTS_CHANNEL,
@@ -81,8 +81,8 @@ export default fp(
       );
     });
     app.addHook("preClose", async () => {
-      stop();
       events.endAll();
+      await stop();
     });
   },
   { name: "code-events", dependencies: ["deps"] },

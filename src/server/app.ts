@@ -12,6 +12,8 @@ import codeEvents from "./features/codes/live";
 import codesRoutes from "./features/codes/routes";
 import employerRoutes from "./features/employer/routes";
 import onboardingRoutes from "./features/onboarding/routes";
+import reportsRoutes from "./features/reports/routes";
+import reportSummaries from "./features/reports/summary-job";
 import siteRecheck from "./features/sites/recheck-job";
 import sitesRoutes from "./features/sites/routes";
 import { loggerOptions } from "./lib/logger";
@@ -75,6 +77,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
       await api.register(auditRoutes);
       await api.register(accountRoutes);
       await api.register(sitesRoutes);
+      await api.register(reportsRoutes);
     },
     { prefix: "/api" },
   );
@@ -82,6 +85,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   await app.register(staticFiles, { root: webRoot });
 
   await app.register(siteRecheck);
+  await app.register(reportSummaries);
 
   return app;
 }

@@ -32,6 +32,10 @@ export const AUDIT_ACTIONS = {
   checkSite: "site.check",
   siteProofLost: "site.proof-lost",
   adminVerifySite: "admin.verify-site",
+  reportCall: "call.report",
+  setWebhook: "webhook.set",
+  removeWebhook: "webhook.remove",
+  testWebhook: "webhook.test",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

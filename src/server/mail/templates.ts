@@ -84,3 +84,20 @@ export function siteProofLostMail(to: string, host: string, url: string): Mail {
     { label: "Open your dashboard", url },
   );
 }
+
+/**
+ * The summary of new reported calls. It names how many and when, never the reporters' own words: those
+ * are a stranger's text, shown only on the dashboard.
+ */
+export function reportedCallsMail(to: string, company: string, count: number, firstAt: Date, url: string): Mail {
+  const calls = count === 1 ? "1 call" : `${count} calls`;
+  return compose(
+    to,
+    `${calls} reported in the name of ${company}`,
+    [
+      `Customers who could not verify a caller on your website reported ${calls} since ${firstAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+      "Someone may be calling in your organisation's name. The details (number, name given, what they asked for) are in the Reported calls section of your dashboard.",
+    ],
+    { label: "Open your dashboard", url },
+  );
+}

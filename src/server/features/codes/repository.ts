@@ -3,6 +3,7 @@ import { identityCodes, organisations, users } from "@server/db/schema";
 import { auditsRefusalSql, hitStatement, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { eq, lt, sql } from "drizzle-orm";
+import { queueDeliveries, wakeWorkers } from "../webhooks/outbox";
 import type { SiteScope } from "./site";
 
 const iso = (d: Date) => d.toISOString();
@@ -11,9 +12,8 @@ type Limit = { key: string; limit: number; windowMs: number };
 
 export type GenerateRow = LimitRow & { id: number | null };
 
-/** The notification channels of this feature: a code's id when it is verified; a wake-up for the webhook workers. */
+/** Every process hears on it the id of each code verified. */
 export const CODE_EVENTS_CHANNEL = "code_events";
-export const WEBHOOK_WAKE_CHANNEL = "webhook_deliveries";
 
 /**
  * One statement for a code generation: counts the user's rate-limit hit, stores the code's hash
@@ -86,7 +86,7 @@ export type VerifyRow = LimitRow & {
  * outcome and reason, code id; never the words). Under concurrent look-ups the row lock and
  * PostgreSQL's re-check of `used_at is null` let exactly one of them succeed.
  * A verification also queues the `code.verified` webhook delivery (the outbox row commits with it) and
- * notifies every process: the code's id on CODE_EVENTS_CHANNEL, a wake-up on WEBHOOK_WAKE_CHANNEL.
+ * notifies every process: the code's id on CODE_EVENTS_CHANNEL, and a wake-up for the webhook workers.
  */
 export async function consumeCode(
   db: Db,
@@ -140,21 +140,18 @@ export async function consumeCode(
         from used, c where users.id = c.user_id
         returning users.id
       ),
-      queued as (
-        insert into webhook_deliveries (message_id, organisation_id, event_type, payload, created_at, next_attempt_at)
-        select 'msg_' || replace(gen_random_uuid()::text, '-', ''), we.organisation_id, 'code.verified',
-          jsonb_build_object('type', 'code.verified', 'timestamp', ${now}::text, 'data', jsonb_build_object(
-            'codeId', c.id, 'employee', jsonb_build_object('fullName', c.full_name, 'email', c.email),
-            'site', ${p.originHost}::text, 'verifiedAt', ${now}::text))::text,
-          ${now}::timestamptz, ${now}::timestamptz
-        from used join c on true join webhook_endpoints we on we.organisation_id = c.organisation_id
-        where 'code.verified' = any(we.events)
-        returning id
-      ),
+      queued as (${queueDeliveries({
+        type: "code.verified",
+        now,
+        from: sql`used join c on true`,
+        organisationId: sql`c.organisation_id`,
+        data: sql`jsonb_build_object('codeId', c.id, 'employee', jsonb_build_object('fullName', c.full_name, 'email', c.email),
+          'site', ${p.originHost}::text, 'verifiedAt', ${now}::text)`,
+      })}),
       notified as (
         select pg_notify(${CODE_EVENTS_CHANNEL}::text, used.id::text) from used
         union all
-        select pg_notify(${WEBHOOK_WAKE_CHANNEL}::text, '') from (select 1 from queued limit 1) q
+        ${wakeWorkers(sql`queued`)}
       ),
       result as (
         select rl.allowed, rl.oldest, rl.refused, used.id is not null as verified, c.id, c.user_id, c.organisation_id,

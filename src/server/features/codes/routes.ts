@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import { signedIn } from "@server/context";
 import { HttpError } from "@server/lib/errors";
 import { requireUser } from "@server/plugins/guards";
+import { widgetCall } from "@server/plugins/widget-cors";
 import type { App } from "@server/types";
 import {
   clientInfoAnswer,
@@ -11,23 +12,9 @@ import {
   verifyBody,
 } from "@shared/codes-schemas";
 import { idParams } from "@shared/paging";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { codesErrors } from "./errors";
 import { HEARTBEAT_MS, sseEvent, sseHeaders } from "./live";
 import * as codes from "./service";
-
-/** CORS for the widget's call: any origin, never credentials (cookies are not wanted and not read). */
-const CORS_HEADERS = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "POST",
-  "access-control-allow-headers": "content-type",
-  "access-control-max-age": "7200",
-};
-
-/** Every answer of /api/verify, errors included, is readable cross-origin. */
-async function widgetCall(_request: FastifyRequest, reply: FastifyReply) {
-  reply.headers(CORS_HEADERS);
-}
 
 export default async function codesRoutes(app: App) {
   app.get(

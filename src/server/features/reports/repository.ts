@@ -1,0 +1,134 @@
+import type { Db } from "@server/db/client";
+import { escapeLike } from "@server/lib/paging";
+import { type SQL, sql } from "drizzle-orm";
+import { queueDeliveries, wakeWorkers } from "../webhooks/outbox";
+
+type ReportRow = {
+  id: number;
+  at: Date;
+  site: string | null;
+  caller_number: string | null;
+  claimed_name: string | null;
+  note: string | null;
+};
+
+/**
+ * The organisation owning the most specific of these hosts among verified sites (`hosts` lists a host and
+ * its parent domains), or null: none, or two organisations claim that same host.
+ */
+export async function organisationOfSite(db: Db, hosts: string[]): Promise<number | null> {
+  if (hosts.length === 0) return null;
+  const rows = await db.rows<{ organisation_id: number; host: string }>(sql`
+    select organisation_id, host from organisation_sites
+    where status = 'verified' and host = any(string_to_array(${hosts.join(",")}::text, ','))
+    order by length(host) desc`);
+  const best = rows.filter((r) => r.host === rows[0]?.host);
+  const owners = new Set(best.map((r) => r.organisation_id));
+  return owners.size === 1 ? (best[0]?.organisation_id ?? null) : null;
+}
+
+/**
+ * Stores a report and, for an organisation whose webhook takes `call.reported`, queues the delivery in
+ * the same statement (and wakes the workers).
+ */
+export async function insertReport(
+  db: Db,
+  p: {
+    now: Date;
+    organisationId: number | null;
+    site: string | null;
+    callerNumber?: string;
+    claimedName?: string;
+    note?: string;
+  },
+): Promise<number> {
+  const now = p.now.toISOString();
+  const rows = await db.rows<{ id: number }>(sql`
+    with ins as (
+      insert into call_reports (at, organisation_id, site, caller_number, claimed_name, note)
+      values (${now}::timestamptz, ${p.organisationId}::int, ${p.site}::text, ${p.callerNumber ?? null}::text,
+        ${p.claimedName ?? null}::text, ${p.note ?? null}::text)
+      returning *
+    ),
+    queued as (${queueDeliveries({
+      type: "call.reported",
+      now,
+      from: sql`ins`,
+      organisationId: sql`ins.organisation_id`,
+      data: sql`jsonb_build_object('id', ins.id, 'at', ${now}::text, 'site', ins.site,
+        'callerNumber', ins.caller_number, 'claimedName', ins.claimed_name, 'note', ins.note)`,
+    })}),
+    woken as (${wakeWorkers(sql`queued`)})
+    select ins.id, (select count(*) from woken) as woken from ins`);
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error("report not stored");
+  return id;
+}
+
+/** The reports of an organisation (null: the unrouted ones), optionally whose number contains `digits`. */
+function reportsWhere(organisationId: number | null, q?: string): SQL {
+  const owner = organisationId === null ? sql`organisation_id is null` : sql`organisation_id = ${organisationId}::int`;
+  if (!q) return owner;
+  const digits = q.replace(/\D/g, "");
+  // "+44 20 7946" finds "+44 (0)20 7946 0000"; text without digits is looked for as it is.
+  const match = digits
+    ? sql`regexp_replace(coalesce(caller_number, ''), '\\D', '', 'g') like ${`%${digits}%`}`
+    : sql`caller_number ilike ${`%${escapeLike(q)}%`}`;
+  return sql`${owner} and ${match}`;
+}
+
+export async function listReports(
+  db: Db,
+  organisationId: number | null,
+  p: { q?: string; limit: number; offset: number },
+): Promise<ReportRow[]> {
+  return db.rows<ReportRow>(sql`
+    select id, at, site, caller_number, claimed_name, note from call_reports
+    where ${reportsWhere(organisationId, p.q)}
+    order by at desc, id desc limit ${p.limit} offset ${p.offset}`);
+}
+
+export async function countReports(db: Db, organisationId: number | null, q?: string): Promise<number> {
+  const rows = await db.rows<{ n: number }>(
+    sql`select count(*)::int as n from call_reports where ${reportsWhere(organisationId, q)}`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The organisations with reports their superusers have not been told about. */
+export async function organisationsWithUnmailedReports(db: Db): Promise<number[]> {
+  const rows = await db.rows<{ organisation_id: number }>(sql`
+    select distinct organisation_id from call_reports where mailed_at is null and organisation_id is not null`);
+  return rows.map((r) => r.organisation_id);
+}
+
+/**
+ * Claims the unmailed reports of an organisation for one summary mail, if its last one is at least
+ * `gapMs` old: marks them mailed and the organisation mailed now, in one statement (one process wins).
+ * Returns the claimed reports (none when it is too soon or there are none), the company and recipients.
+ */
+export async function claimReportsToMail(db: Db, organisationId: number, now: Date, gapMs: number) {
+  const at = now.toISOString();
+  const since = new Date(now.getTime() - gapMs).toISOString();
+  const rows = await db.rows<{ id: number; at: Date; site: string | null }>(sql`
+    with org as (
+      update organisations set reports_mailed_at = ${at}::timestamptz
+      where id = ${organisationId}::int
+        and (reports_mailed_at is null or reports_mailed_at <= ${since}::timestamptz)
+        and exists (select 1 from call_reports where organisation_id = ${organisationId}::int and mailed_at is null)
+      returning id
+    )
+    update call_reports r set mailed_at = ${at}::timestamptz
+    from org where r.organisation_id = org.id and r.mailed_at is null
+    returning r.id, r.at, r.site`);
+  return rows;
+}
+
+/** Active superusers of an organisation and its name: who hears about its reported calls. */
+export async function reportRecipients(db: Db, organisationId: number) {
+  return db.rows<{ email: string; company_name: string }>(sql`
+    select u.email, o.company_name from users u join organisations o on o.id = u.organisation_id
+    where u.organisation_id = ${organisationId}::int and u.role = 'superuser' and u.status = 'active'`);
+}
+
+export type { ReportRow };

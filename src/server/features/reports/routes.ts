@@ -1,0 +1,64 @@
+import { requireRole } from "@server/plugins/guards";
+import { widgetCall } from "@server/plugins/widget-cors";
+import type { App } from "@server/types";
+import { messageAnswer } from "@shared/answers";
+import { listQuery } from "@shared/paging";
+import { reportBody, reportsOrganisationQuery, reportsPage, reportsQuery } from "@shared/reports-schemas";
+import * as reports from "./service";
+
+export default async function reportsRoutes(app: App) {
+  app.options("/reports", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) =>
+    reply.code(204).send(),
+  );
+
+  app.post(
+    "/reports",
+    {
+      onRequest: widgetCall,
+      config: { widget: true },
+      schema: { body: reportBody, response: { 201: messageAnswer } },
+    },
+    async (request, reply) => {
+      const { message, organisationId } = await reports.createReport(app.deps, request.actor, {
+        body: request.body,
+        origin: request.headers.origin,
+      });
+      if (organisationId !== null) {
+        // The mail must not hold up the customer's answer; a failure is logged, and the job tries again.
+        void reports
+          .mailReportSummary(app.deps, organisationId)
+          .catch((err) => request.log.warn({ err }, "reported-calls summary failed"));
+      }
+      return reply.code(201).send({ message });
+    },
+  );
+
+  const dashboard = requireRole("superuser", "admin");
+  app.get(
+    "/employer/reports",
+    {
+      preValidation: dashboard,
+      schema: { querystring: reportsQuery, response: { 200: reportsPage } },
+    },
+    async (request) => reports.organisationReports(app.deps, request.actor, request.query),
+  );
+
+  app.get(
+    "/employer/reports/export",
+    { preValidation: dashboard, schema: { querystring: reportsOrganisationQuery } },
+    async (request, reply) => {
+      const csv = await reports.organisationReportsCsv(app.deps, request.actor, request.query);
+      return reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", 'attachment; filename="reported-calls.csv"')
+        .header("cache-control", "no-store")
+        .send(csv);
+    },
+  );
+
+  app.get(
+    "/admin/reports",
+    { preValidation: requireRole("admin"), schema: { querystring: listQuery, response: { 200: reportsPage } } },
+    async (request) => reports.unroutedReports(app.deps, request.query),
+  );
+}

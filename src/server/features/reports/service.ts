@@ -1,0 +1,137 @@
+import { type Actor, auditActor, type Deps, type SessionUser, signedIn } from "@server/context";
+import { loadPage, pageEnvelope } from "@server/lib/paging";
+import { reportedCallsMail } from "@server/mail/templates";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/paging";
+import { paths } from "@shared/paths";
+import { type CallReport, REPORTS_PER_HOUR, REPORTS_TEXT, type ReportBody } from "@shared/reports";
+import { originHost, siteScope } from "../codes/site";
+import { reportsErrors } from "./errors";
+import * as repo from "./repository";
+
+/** A superuser's organisation gets at most one summary mail per this long. */
+export const REPORT_MAIL_GAP_MS = 10 * 60_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * A customer reports a call after a failed look-up. It reaches the organisation owning the verified site
+ * of the request's Origin; from the product's own site, no Origin or an unknown one, the admins. The
+ * answer is the same either way. At most REPORTS_PER_HOUR per client IP.
+ */
+export async function createReport(
+  deps: Deps,
+  actor: Actor,
+  input: { body: ReportBody; origin: string | undefined },
+): Promise<{ message: string; organisationId: number | null }> {
+  const now = deps.clock.now();
+  const limit = await deps.limits.hit(`reports:ip:${actor.clientKey}`, REPORTS_PER_HOUR, HOUR_MS, now);
+  if (!limit.allowed) throw reportsErrors.tooManyReports(limit.retryAfterSeconds);
+  const scope = siteScope(input.origin, deps.config.publicOrigin);
+  const organisationId = scope === "any" ? null : await repo.organisationOfSite(deps.db, scope);
+  const site = originHost(input.origin);
+  const id = await repo.insertReport(deps.db, { now, organisationId, site, ...input.body });
+  await deps.audit.record({
+    ...auditActor(actor),
+    action: AUDIT_ACTIONS.reportCall,
+    outcome: "success",
+    organisationId,
+    target: String(id),
+    detail: { site, routed: organisationId === null ? "admins" : "organisation" },
+  });
+  return { message: REPORTS_TEXT.sent, organisationId };
+}
+
+/** The organisation a reports read is about: a superuser's own; an admin's `?organisationId=`. */
+function organisationFor(user: SessionUser, requested?: number): number | null {
+  return user.role === "admin" ? (requested ?? null) : user.organisationId;
+}
+
+function toReport(r: repo.ReportRow): CallReport {
+  return {
+    id: r.id,
+    at: r.at.toISOString(),
+    site: r.site,
+    callerNumber: r.caller_number,
+    claimedName: r.claimed_name,
+    note: r.note,
+  };
+}
+
+function pageOfReports(deps: Deps, organisationId: number | null, query: ListQuery): Promise<Page<CallReport>> {
+  const q = query.q || undefined;
+  return loadPage(
+    query.page ?? 1,
+    LIST_PAGE_SIZE,
+    async (slice) => (await repo.listReports(deps.db, organisationId, { q, ...slice })).map(toReport),
+    () => repo.countReports(deps.db, organisationId, q),
+  );
+}
+
+/** The employer dashboard's reported calls, newest first; `q` searches the number. */
+export async function organisationReports(
+  deps: Deps,
+  actor: Actor,
+  query: ListQuery & { organisationId?: number },
+): Promise<Page<CallReport>> {
+  const organisationId = organisationFor(signedIn(actor), query.organisationId);
+  if (organisationId === null) return pageEnvelope([], 0, query.page ?? 1, LIST_PAGE_SIZE);
+  return pageOfReports(deps, organisationId, query);
+}
+
+/** The admin dashboard's reports that reached no organisation. */
+export function unroutedReports(deps: Deps, query: ListQuery): Promise<Page<CallReport>> {
+  return pageOfReports(deps, null, query);
+}
+
+/** At most this many rows in one CSV export. */
+export const EXPORT_MAX_ROWS = 10_000;
+
+/**
+ * The organisation's reports as CSV. Every cell is quoted, and a cell a spreadsheet would take for a
+ * formula (starting with = + - @, a tab or a carriage return) is prefixed with an apostrophe.
+ */
+export async function organisationReportsCsv(
+  deps: Deps,
+  actor: Actor,
+  query: { organisationId?: number },
+): Promise<string> {
+  const organisationId = organisationFor(signedIn(actor), query.organisationId);
+  const rows =
+    organisationId === null ? [] : await repo.listReports(deps.db, organisationId, { limit: EXPORT_MAX_ROWS, offset: 0 });
+  const c = REPORTS_TEXT.columns;
+  const header: string[] = [c.at, c.site, c.callerNumber, c.claimedName, c.note];
+  const lines = [header].concat(
+    rows.map((r) => [r.at.toISOString(), r.site ?? "", r.caller_number ?? "", r.claimed_name ?? "", r.note ?? ""]),
+  );
+  return `${lines.map((cells) => cells.map(csvCell).join(",")).join("\r\n")}\r\n`;
+}
+
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Mails the superusers of an organisation a summary of its new reports, unless it had one less than
+ * 10 minutes ago (then a later run sends it). Safe to run in every process: one claims the reports.
+ */
+export async function mailReportSummary(deps: Deps, organisationId: number): Promise<number> {
+  const claimed = await repo.claimReportsToMail(deps.db, organisationId, deps.clock.now(), REPORT_MAIL_GAP_MS);
+  if (claimed.length === 0) return 0;
+  const recipients = await repo.reportRecipients(deps.db, organisationId);
+  const firstAt = new Date(Math.min(...claimed.map((r) => r.at.getTime())));
+  const url = `${deps.config.publicUrl}${paths.employerDashboard}`;
+  for (const r of recipients) {
+    await deps.mailer
+      .send(reportedCallsMail(r.email, r.company_name, claimed.length, firstAt, url))
+      .catch((err) => deps.log.warn({ err, organisationId }, "the reported-calls mail could not be sent"));
+  }
+  return claimed.length;
+}
+
+/** Sends every summary that is due (the periodic job). */
+export async function mailDueReportSummaries(deps: Deps): Promise<void> {
+  for (const organisationId of await repo.organisationsWithUnmailedReports(deps.db)) {
+    await mailReportSummary(deps, organisationId);
+  }
+}

@@ -1,0 +1,36 @@
+import { type SQL, sql } from "drizzle-orm";
+
+/** Wakes the webhook workers of every process: a delivery is due. */
+export const WEBHOOK_WAKE_CHANNEL = "webhook_deliveries";
+
+/** The events an endpoint can take. */
+export const WEBHOOK_EVENTS = ["code.verified", "call.reported"] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | "webhook.test";
+
+/**
+ * The body of a CTE that queues an event in the outbox for the endpoint of the organisation, if it has
+ * one that takes the event: `from` is the CTE (or table) the event comes from, `organisationId` and
+ * `data` are expressions over it. Written in the statement of the event itself, so both commit together.
+ * The body is the Standard Webhooks envelope `{type, timestamp, data}`; the `webhook-id` a fresh `msg_…`.
+ */
+export function queueDeliveries(p: {
+  type: WebhookEvent;
+  now: string;
+  from: SQL;
+  organisationId: SQL;
+  data: SQL;
+}): SQL {
+  return sql`
+    insert into webhook_deliveries (message_id, organisation_id, event_type, payload, created_at, next_attempt_at)
+    select 'msg_' || replace(gen_random_uuid()::text, '-', ''), we.organisation_id, ${p.type}::text,
+      jsonb_build_object('type', ${p.type}::text, 'timestamp', ${p.now}::text, 'data', ${p.data})::text,
+      ${p.now}::timestamptz, ${p.now}::timestamptz
+    from ${p.from} join webhook_endpoints we on we.organisation_id = ${p.organisationId}
+    where ${p.type}::text = any(we.events) or ${p.type}::text = 'webhook.test'
+    returning id`;
+}
+
+/** A SELECT that wakes the workers when the CTE `queued` inserted a row; reference it so that it runs. */
+export function wakeWorkers(queued: SQL): SQL {
+  return sql`select pg_notify(${WEBHOOK_WAKE_CHANNEL}::text, '') from (select 1 from ${queued} limit 1) q`;
+}

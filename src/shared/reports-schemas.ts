@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { listQuery, organisationIdParam, pageOf } from "./paging";
+import { REPORT_FIELD_MAX, REPORT_FIELDS, REPORTS_TEXT } from "./reports";
+
+const NO_CONTROL = /^[^\p{C}]*$/u;
+
+/** One optional field of a report: trimmed, blank as absent, bounded, no control or format characters. */
+function reportField(label: string) {
+  return z
+    .string()
+    .max(REPORT_FIELD_MAX * 4, REPORTS_TEXT.tooLong(label))
+    .trim()
+    .max(REPORT_FIELD_MAX, REPORTS_TEXT.tooLong(label))
+    .regex(NO_CONTROL, REPORTS_TEXT.controlCharacters(label))
+    .optional()
+    .transform((v) => (v ? v : undefined));
+}
+
+/** `POST /api/reports`: at least one field. */
+export const reportBody = z
+  .object({
+    callerNumber: reportField(REPORT_FIELDS.callerNumber),
+    claimedName: reportField(REPORT_FIELDS.claimedName),
+    note: reportField(REPORT_FIELDS.note),
+  })
+  .refine((r) => r.callerNumber || r.claimedName || r.note, { message: REPORTS_TEXT.empty });
+
+export const callReport = z.object({
+  id: z.number(),
+  at: z.string(),
+  site: z.string().nullable(),
+  callerNumber: z.string().nullable(),
+  claimedName: z.string().nullable(),
+  note: z.string().nullable(),
+});
+
+export const reportsPage = pageOf(callReport);
+
+/** `?organisationId=` of an admin looking at one organisation's reports. */
+export const reportsOrganisationQuery = z.object({ organisationId: organisationIdParam.optional() });
+
+/** `?q=&page=` (q: a number, or part of one) and the admin's `?organisationId=`. */
+export const reportsQuery = listQuery.extend(reportsOrganisationQuery.shape);

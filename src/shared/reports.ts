@@ -1,0 +1,60 @@
+/**
+ * Reported calls: what a customer may send after a failed look-up, and the texts around it. Kept free
+ * of zod and other libraries: the widget imports it (schemas are in reports-schemas.ts).
+ */
+
+/** The longest text of each field of a report. */
+export const REPORT_FIELD_MAX = 500;
+
+/** Reports per client IP per hour. */
+export const REPORTS_PER_HOUR = 5;
+
+export type ReportBody = { callerNumber?: string; claimedName?: string; note?: string };
+
+/** `GET /api/employer/reports` and `GET /api/admin/reports` items. */
+export type CallReport = {
+  id: number;
+  at: string;
+  site: string | null;
+  callerNumber: string | null;
+  claimedName: string | null;
+  note: string | null;
+};
+
+export const REPORT_FIELDS = {
+  callerNumber: "The number that called you",
+  claimedName: "The name the caller gave",
+  note: "What they asked for",
+} as const;
+
+export const REPORTS_TEXT = {
+  // the widget's form
+  reportButton: "Report this call",
+  formTitle: "Report this call",
+  formHint: "Tell the organisation about the call. Every field is optional, but fill in at least one.",
+  send: "Send report",
+  sending: "Sending...",
+  cancel: "Cancel",
+  sent: "Thank you. Your report has been received.",
+  failed: "The report could not be sent. Please try again later.",
+  // refusals
+  empty: "Fill in at least one field.",
+  tooLong: (label: string) => `${label}: at most ${REPORT_FIELD_MAX} characters.`,
+  controlCharacters: (label: string) => `${label}: remove the control characters.`,
+  tooMany: "Too many reports from your network. Please try again later.",
+  // dashboards
+  employerTitle: "Reported calls",
+  adminTitle: "Reported calls that reached no organisation",
+  employerIntro: "Customers who could not verify a caller on your website reported these calls. Newest first.",
+  adminIntro: "Reports sent from CallProof's own site or from a site no organisation has proved. Newest first.",
+  searchLabel: "Search by number",
+  none: "No reported calls.",
+  export: "Download CSV",
+  columns: { at: "When", site: "Site", callerNumber: "Number", claimedName: "Name given", note: "Asked for" },
+  loadFailed: "Failed to load the reported calls. Please try again.",
+} as const;
+
+/** A report's number reduced to its digits, for searching "+44 20 7946 0000" as "2079460000". */
+export function digitsOf(text: string): string {
+  return text.replace(/\D/g, "");
+}

@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from "@shared/constants";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import accountRoutes from "./features/account/routes";
+import activityRoutes from "./features/activity/routes";
 import adminRoutes from "./features/admin/routes";
 import auditRoutes from "./features/audit/routes";
 import authRoutes from "./features/auth/routes";
@@ -78,6 +79,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
       await api.register(accountRoutes);
       await api.register(sitesRoutes);
       await api.register(reportsRoutes);
+      await api.register(activityRoutes);
     },
     { prefix: "/api" },
   );

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MESSAGES } from "./messages";
-import { organisationIdParam, pageOf } from "./paging";
+import { organisationQuery, pageOf } from "./paging";
 
 /** Texts of the employer dashboard's API. */
 export const EMPLOYER_MESSAGES = {
@@ -29,7 +29,7 @@ export type EmployeeRecord = z.infer<typeof employeeRecord>;
 export const employeesAnswer = z.union([z.array(employeeRecord), pageOf(employeeRecord)]);
 
 /** Extra for an admin on GET /api/employer/employees: which organisation to list. */
-export const employeesQueryExtra = z.object({ organisationId: organisationIdParam.optional() });
+export const employeesQueryExtra = organisationQuery;
 
 /** An employee access code as the dashboard shows it. `expiresAt` is ISO 8601. */
 export const accessCodeRecord = z.object({

@@ -29,6 +29,9 @@ export const pageNumber = z
 /** `?organisationId=` of the admin's views of one organisation. */
 export const organisationIdParam = idSchema(PAGING_MESSAGES.invalidOrganisation);
 
+/** `?organisationId=`: the organisation an admin looks at through an employer-dashboard read. */
+export const organisationQuery = z.object({ organisationId: organisationIdParam.optional() });
+
 /** `:id` of a record. */
 export const idParams = z.object({ id: idSchema() });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listQuery, organisationIdParam, pageOf } from "./paging";
+import { listQuery, organisationQuery, pageOf } from "./paging";
 import { REPORT_FIELD_MAX, REPORT_FIELDS, REPORTS_TEXT } from "./reports";
 
 const NO_CONTROL = /^[^\p{C}]*$/u;
@@ -36,8 +36,5 @@ export const callReport = z.object({
 
 export const reportsPage = pageOf(callReport);
 
-/** `?organisationId=` of an admin looking at one organisation's reports. */
-export const reportsOrganisationQuery = z.object({ organisationId: organisationIdParam.optional() });
-
 /** `?q=&page=` (q: a number, or part of one) and the admin's `?organisationId=`. */
-export const reportsQuery = listQuery.extend(reportsOrganisationQuery.shape);
+export const reportsQuery = listQuery.extend(organisationQuery.shape);

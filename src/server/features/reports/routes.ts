@@ -2,8 +2,8 @@ import { requireRole } from "@server/plugins/guards";
 import { widgetCall } from "@server/plugins/widget-cors";
 import type { App } from "@server/types";
 import { messageAnswer } from "@shared/answers";
-import { listQuery } from "@shared/paging";
-import { reportBody, reportsOrganisationQuery, reportsPage, reportsQuery } from "@shared/reports-schemas";
+import { listQuery, organisationQuery } from "@shared/paging";
+import { reportBody, reportsPage, reportsQuery } from "@shared/reports-schemas";
 import * as reports from "./service";
 
 export default async function reportsRoutes(app: App) {
@@ -45,7 +45,7 @@ export default async function reportsRoutes(app: App) {
 
   app.get(
     "/employer/reports/export",
-    { preValidation: dashboard, schema: { querystring: reportsOrganisationQuery } },
+    { preValidation: dashboard, schema: { querystring: organisationQuery } },
     async (request, reply) => {
       const csv = await reports.organisationReportsCsv(app.deps, request.actor, request.query);
       return reply

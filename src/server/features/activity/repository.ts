@@ -1,0 +1,44 @@
+import type { Db } from "@server/db/client";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { sql } from "drizzle-orm";
+
+type Counts = { day: string; generated: number; verified: number; failed_lookups: number; reports: number };
+
+/**
+ * Per UTC day since `from`, an organisation's codes generated and verified (from the audit log), failed
+ * look-ups on its verified sites (look-ups whose Origin host is one of them or under one) and reports.
+ * Days without any are absent.
+ */
+export async function dailyCounts(db: Db, organisationId: number, from: Date): Promise<Counts[]> {
+  const since = from.toISOString();
+  return db.rows<Counts>(sql`
+    with sites as (
+      select host from organisation_sites where organisation_id = ${organisationId}::int and status = 'verified'
+    ),
+    codes as (
+      select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day,
+        count(*) filter (where action = ${AUDIT_ACTIONS.generateCode}) as generated,
+        count(*) filter (where action = ${AUDIT_ACTIONS.verifyCode}) as verified
+      from audit_log
+      where organisation_id = ${organisationId}::int and at >= ${since}::timestamptz and outcome = 'success'
+        and action in (${AUDIT_ACTIONS.generateCode}, ${AUDIT_ACTIONS.verifyCode})
+      group by 1
+    ),
+    failed as (
+      select to_char(a.at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as failed_lookups
+      from audit_log a
+      cross join lateral (select lower(substring(a.detail->>'origin' from '^https?://([^/:]+)')) as host) o
+      where a.action = ${AUDIT_ACTIONS.verifyCode} and a.at >= ${since}::timestamptz and a.outcome = 'failure'
+        and exists (select 1 from sites s where o.host = s.host or right(o.host, length(s.host) + 1) = '.' || s.host)
+      group by 1
+    ),
+    reported as (
+      select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as reports
+      from call_reports where organisation_id = ${organisationId}::int and at >= ${since}::timestamptz
+      group by 1
+    ),
+    days as (select day from codes union select day from failed union select day from reported)
+    select days.day, coalesce(codes.generated, 0)::int as generated, coalesce(codes.verified, 0)::int as verified,
+      coalesce(failed.failed_lookups, 0)::int as failed_lookups, coalesce(reported.reports, 0)::int as reports
+    from days left join codes using (day) left join failed using (day) left join reported using (day)`);
+}

@@ -1,0 +1,19 @@
+import { requireRole } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import { activityAnswer } from "@shared/activity";
+import { organisationQuery } from "@shared/paging";
+import * as activity from "./service";
+
+export default async function activityRoutes(app: App) {
+  app.get(
+    "/employer/activity",
+    {
+      preValidation: requireRole("superuser", "admin"),
+      schema: {
+        querystring: organisationQuery,
+        response: { 200: activityAnswer },
+      },
+    },
+    async (request) => activity.activity(app.deps, request.actor, request.query),
+  );
+}

@@ -17,6 +17,8 @@ import reportsRoutes from "./features/reports/routes";
 import reportSummaries from "./features/reports/summary-job";
 import siteRecheck from "./features/sites/recheck-job";
 import sitesRoutes from "./features/sites/routes";
+import webhooksRoutes from "./features/webhooks/routes";
+import webhookWorker from "./features/webhooks/worker";
 import { loggerOptions } from "./lib/logger";
 import deps, { type DepsOptions } from "./plugins/deps";
 import errorHandler from "./plugins/error-handler";
@@ -80,6 +82,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
       await api.register(sitesRoutes);
       await api.register(reportsRoutes);
       await api.register(activityRoutes);
+      await api.register(webhooksRoutes);
     },
     { prefix: "/api" },
   );
@@ -88,6 +91,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
 
   await app.register(siteRecheck);
   await app.register(reportSummaries);
+  await app.register(webhookWorker);
 
   return app;
 }

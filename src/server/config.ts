@@ -36,6 +36,8 @@ export type Config = {
   siteDnsServers: string[];
   /** tests only (NODE_ENV=test): site files are fetched over http from this loopback port */
   siteCheckTestHttpPort: number | null;
+  /** tests only (NODE_ENV=test): webhook deliveries may go to loopback and private addresses */
+  webhookAllowPrivateTargets: boolean;
 };
 
 export class ConfigError extends Error {
@@ -149,6 +151,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteCheckTestHttpPort = Number(testPortText);
   }
 
+  const allowPrivateText = get("WEBHOOK_ALLOW_PRIVATE_TARGETS");
+  if (allowPrivateText !== undefined && env.NODE_ENV !== "test")
+    fail("WEBHOOK_ALLOW_PRIVATE_TARGETS", "is for tests only (NODE_ENV=test)");
+  if (allowPrivateText !== undefined && !["0", "1"].includes(allowPrivateText))
+    fail("WEBHOOK_ALLOW_PRIVATE_TARGETS", `must be 0 or 1 (got "${allowPrivateText}")`);
+  const webhookAllowPrivateTargets = allowPrivateText === "1";
+
   let appSecret = get("APP_SECRET");
   if (appSecret !== undefined && appSecret.length < 32) fail("APP_SECRET", "must be at least 32 characters");
   appSecret ??= readOrCreateSecret(dataDir);
@@ -174,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDelayMs,
     siteDnsServers,
     siteCheckTestHttpPort,
+    webhookAllowPrivateTargets,
   };
 }
 

@@ -16,7 +16,8 @@ export const activityAnswer = z.array(activityDay);
 
 export const ACTIVITY_TEXT = {
   title: "Activity, last 30 days",
-  intro: "Codes your employees generated, codes customers verified, failed look-ups on your sites and reported calls, per day (UTC).",
+  intro:
+    "Codes your employees generated, codes customers verified, failed look-ups on your sites and reported calls, per day (UTC).",
   series: {
     generated: "Codes generated",
     verified: "Codes verified",

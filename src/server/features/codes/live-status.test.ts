@@ -72,7 +72,13 @@ describe("GET /api/codes/:id", () => {
 
     const live = await browser.get(`/api/codes/${code.id}`);
     expect(live.statusCode).toBe(200);
-    expect(live.json()).toEqual({ id: code.id, status: "live", expiresAt: code.expiresAt, verifiedAt: null, site: null });
+    expect(live.json()).toEqual({
+      id: code.id,
+      status: "live",
+      expiresAt: code.expiresAt,
+      verifiedAt: null,
+      site: null,
+    });
 
     const site = `https://www.${organisation.domain}`;
     expect((await verify(t, code.words.join(" "), { origin: site })).json()).toMatchObject({ verified: true });

@@ -22,8 +22,8 @@ export class CodeEvents {
 
   /** Calls `onChange` whenever code `id` may have changed; returns the way to stop. */
   watch(id: number, onChange: Watcher): () => void {
-    let set = this.watchers.get(id);
-    if (!set) this.watchers.set(id, (set = new Set()));
+    const set = this.watchers.get(id) ?? new Set<Watcher>();
+    this.watchers.set(id, set);
     set.add(onChange);
     return () => {
       set.delete(onChange);

@@ -173,7 +173,7 @@ describe("GET /api/employer/reports", () => {
   it("exports CSV that a spreadsheet cannot take for formulas", async () => {
     const { org, browser } = await superuser();
     await report(
-      { callerNumber: "=HYPERLINK(\"http://evil\")", claimedName: '+"quoted"', note: "@SUM(1)" },
+      { callerNumber: '=HYPERLINK("http://evil")', claimedName: '+"quoted"', note: "@SUM(1)" },
       { origin: `https://${org.domain}` },
     );
     const res = await browser.get("/api/employer/reports/export");

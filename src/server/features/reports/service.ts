@@ -97,7 +97,9 @@ export async function organisationReportsCsv(
 ): Promise<string> {
   const organisationId = organisationFor(signedIn(actor), query.organisationId);
   const rows =
-    organisationId === null ? [] : await repo.listReports(deps.db, organisationId, { limit: EXPORT_MAX_ROWS, offset: 0 });
+    organisationId === null
+      ? []
+      : await repo.listReports(deps.db, organisationId, { limit: EXPORT_MAX_ROWS, offset: 0 });
   const c = REPORTS_TEXT.columns;
   const header: string[] = [c.at, c.site, c.callerNumber, c.claimedName, c.note];
   const lines = [header].concat(

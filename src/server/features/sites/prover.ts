@@ -2,8 +2,8 @@ import { Resolver } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import { isPublicAddress } from "@server/lib/public-address";
 import { SITE_PROOF } from "@shared/sites";
-import ipaddr from "ipaddr.js";
 
 export type Proof = "dns" | "well-known";
 
@@ -51,12 +51,7 @@ async function hasDnsRecord(resolver: Resolver, host: string, token: string): Pr
 
 /** Whether an address is one the server may connect to: public unicast only, outside tests. */
 function reachable(address: string, settings: ProverSettings): boolean {
-  if (settings.testHttpPort !== null) return true;
-  try {
-    return ipaddr.process(address).range() === "unicast";
-  } catch {
-    return false;
-  }
+  return settings.testHttpPort !== null || isPublicAddress(address);
 }
 
 /** The host's addresses through the same resolver, keeping only those the server may connect to. */

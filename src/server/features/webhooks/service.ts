@@ -1,0 +1,156 @@
+import { isIP } from "node:net";
+import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
+import { seal, unseal } from "@server/lib/crypto";
+import { isPublicAddress } from "@server/lib/public-address";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery } from "@shared/webhooks";
+import { webhookErrors } from "./errors";
+import * as repo from "./repository";
+import { postDelivery } from "./sender";
+import { newWebhookSecret, signedHeaders } from "./signature";
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1"]);
+
+function organisationOf(actor: Actor): number {
+  const id = signedIn(actor).organisationId;
+  if (id === null) throw webhookErrors.noOrganisation();
+  return id;
+}
+
+/** An endpoint URL: https, or http on localhost/127.0.0.1; no credentials; not a private address literal. */
+export function checkedUrl(text: string, allowPrivate: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw webhookErrors.invalid(WEBHOOK_TEXT.urlInvalid);
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (!(url.protocol === "https:" || (url.protocol === "http:" && LOCAL_HOSTS.has(host))))
+    throw webhookErrors.invalid(WEBHOOK_TEXT.urlNotHttps);
+  if (url.username || url.password) throw webhookErrors.invalid(WEBHOOK_TEXT.urlCredentials);
+  if (!allowPrivate && (host === "localhost" || (isIP(host) && !isPublicAddress(host))))
+    throw webhookErrors.invalid(WEBHOOK_TEXT.urlPrivate);
+  return url.toString();
+}
+
+/** The organisation's endpoint without its secret, or null. */
+export async function getWebhook(deps: Deps, actor: Actor) {
+  const endpoint = await repo.findEndpoint(deps.db, organisationOf(actor));
+  return endpoint ? { url: endpoint.url, events: endpoint.events, secretHint: endpoint.secretHint } : null;
+}
+
+/** Sets the endpoint with a new signing secret, returned this once. */
+export async function setWebhook(deps: Deps, actor: Actor, input: { url: string; events?: string[] }) {
+  const organisationId = organisationOf(actor);
+  const url = checkedUrl(input.url, deps.config.webhookAllowPrivateTargets);
+  const events = WEBHOOK_EVENT_NAMES.filter((e) => (input.events ?? WEBHOOK_EVENT_NAMES).includes(e));
+  const secret = newWebhookSecret();
+  await repo.saveEndpoint(deps.db, {
+    organisationId,
+    url,
+    events,
+    secretSealed: seal(deps.config.appSecret, secret),
+    secretHint: secret.slice(-4),
+    now: deps.clock.now(),
+  });
+  await deps.audit.record({
+    ...auditActor(actor),
+    action: AUDIT_ACTIONS.setWebhook,
+    outcome: "success",
+    organisationId,
+    detail: { host: new URL(url).host, events },
+  });
+  return { url, events: [...events], secret };
+}
+
+export async function removeWebhook(deps: Deps, actor: Actor) {
+  const organisationId = organisationOf(actor);
+  if (!(await repo.deleteEndpoint(deps.db, organisationId, deps.clock.now()))) throw webhookErrors.noEndpoint();
+  await deps.audit.record({
+    ...auditActor(actor),
+    action: AUDIT_ACTIONS.removeWebhook,
+    outcome: "success",
+    organisationId,
+  });
+  return { message: WEBHOOK_TEXT.removed };
+}
+
+/** The last 20 deliveries, newest first. */
+export async function deliveries(deps: Deps, actor: Actor): Promise<WebhookDelivery[]> {
+  const rows = await repo.recentDeliveries(deps.db, organisationOf(actor));
+  return rows.map((d) => ({
+    id: d.id,
+    messageId: d.messageId,
+    eventType: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    createdAt: d.createdAt.toISOString(),
+    lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+    lastStatus: d.lastStatus,
+    lastError: d.lastError,
+    nextAttemptAt: d.status === "pending" ? d.nextAttemptAt.toISOString() : null,
+  }));
+}
+
+/** Queues a `webhook.test` event; at most 5 a minute per organisation. */
+export async function sendTestEvent(deps: Deps, actor: Actor) {
+  const organisationId = organisationOf(actor);
+  if (!(await repo.findEndpoint(deps.db, organisationId))) throw webhookErrors.noEndpoint();
+  const now = deps.clock.now();
+  const limit = await deps.limits.hit(`webhook-test:org:${organisationId}`, 5, 60_000, now);
+  if (!limit.allowed) throw webhookErrors.tooManyTests(limit.retryAfterSeconds);
+  await repo.queueTestEvent(deps.db, organisationId, now);
+  await deps.audit.record({
+    ...auditActor(actor),
+    action: AUDIT_ACTIONS.testWebhook,
+    outcome: "success",
+    organisationId,
+  });
+  return { message: WEBHOOK_TEXT.testQueued };
+}
+
+// ---- delivery ----
+
+/** First retry after 10 s, then doubling, at most 10 minutes apart. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(10_000 * 2 ** Math.max(0, attempts - 1), 600_000);
+}
+/** A delivery is retried until it is this old. */
+export const RETRY_FOR_MS = 24 * 3_600_000;
+/** How long a claimed delivery is this worker's; longer than a send can take. */
+const LEASE_MS = 60_000;
+
+export type DeliveryOutcome = "delivered" | "retry" | "failed";
+
+/**
+ * Claims the due deliveries and sends each once (in parallel). Returns each outcome, for metrics.
+ * Safe in every process at once: a delivery is claimed by one worker at a time.
+ */
+export async function deliverDue(deps: Deps, batch = 20): Promise<DeliveryOutcome[]> {
+  const now = deps.clock.now();
+  const due = await repo.claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), batch);
+  return Promise.all(due.map((d) => deliverOne(deps, d)));
+}
+
+async function deliverOne(deps: Deps, d: repo.DueDelivery): Promise<DeliveryOutcome> {
+  const result =
+    d.url && d.secret_sealed
+      ? await postDelivery(
+          d.url,
+          signedHeaders(unseal(deps.config.appSecret, d.secret_sealed), d.message_id, deps.clock.now(), d.payload),
+          d.payload,
+          { allowPrivate: deps.config.webhookAllowPrivateTargets },
+        )
+      : ({ ok: false, status: null, error: "the endpoint was removed" } as const);
+  const now = deps.clock.now();
+  if (result.ok) {
+    await repo.markDelivered(deps.db, d.id, result.status, now);
+    return "delivered";
+  }
+  const giveUp = !d.url || now.getTime() - d.created_at.getTime() >= RETRY_FOR_MS;
+  const retryAt = giveUp ? null : new Date(now.getTime() + retryDelayMs(d.attempts));
+  await repo.markAttemptFailed(deps.db, d.id, { status: result.status, error: result.error, retryAt });
+  if (giveUp) deps.log.warn({ deliveryId: d.id, error: result.error }, "webhook delivery failed for good");
+  return giveUp ? "failed" : "retry";
+}

@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+export const WEBHOOK_EVENT_NAMES = ["code.verified", "call.reported"] as const;
+export const WEBHOOK_URL_MAX = 2000;
+
+export const WEBHOOK_TEXT = {
+  title: "Webhook",
+  intro:
+    "CallProof can send events to your own systems: code.verified when a customer verifies an employee's code, call.reported when a customer reports a call. Deliveries are signed (Standard Webhooks) and retried for 24 hours.",
+  urlLabel: "Endpoint URL",
+  urlHint: "https://… (http only for localhost)",
+  eventsLegend: "Events",
+  save: "Save endpoint",
+  saving: "Saving...",
+  saved: "Saved. This is the signing secret: copy it now, it is shown only once.",
+  secretLabel: "Signing secret",
+  secretHint: (hint: string) => `Signing secret ending in ${hint}. Saving again issues a new secret.`,
+  remove: "Remove endpoint",
+  removeConfirm: "Remove the webhook endpoint? Pending deliveries are dropped.",
+  removed: "Webhook endpoint removed.",
+  sendTest: "Send test event",
+  testQueued: "Test event queued: it appears below in a moment.",
+  deliveriesTitle: "Recent deliveries",
+  noDeliveries: "No deliveries yet.",
+  columns: { at: "When", event: "Event", status: "Status", attempts: "Attempts", result: "Last result" },
+  status: { pending: "Pending", delivered: "Delivered", failed: "Failed" },
+  // refusals
+  urlInvalid: "Enter a full URL starting with https://.",
+  urlTooLong: `The URL must be at most ${WEBHOOK_URL_MAX} characters.`,
+  urlNotHttps: "The URL must start with https:// (http is allowed only for localhost and 127.0.0.1).",
+  urlCredentials: "The URL must not contain a user name or password.",
+  urlPrivate: "The URL must point to a public address.",
+  noEvents: "Choose at least one event.",
+  noEndpoint: "No webhook endpoint is set.",
+  noOrganisation: "Webhooks belong to an organisation's superusers.",
+  tooManyTests: "Too many test events. Please wait a minute.",
+  loadFailed: "Failed to load the webhook settings. Please try again.",
+} as const;
+
+export const webhookBody = z.object({
+  url: z
+    .string({ error: WEBHOOK_TEXT.urlInvalid })
+    .trim()
+    .min(1, WEBHOOK_TEXT.urlInvalid)
+    .max(WEBHOOK_URL_MAX, WEBHOOK_TEXT.urlTooLong),
+  events: z.array(z.enum(WEBHOOK_EVENT_NAMES)).max(WEBHOOK_EVENT_NAMES.length).min(1, WEBHOOK_TEXT.noEvents).optional(),
+});
+
+export const webhookAnswer = z
+  .object({ url: z.string(), events: z.array(z.string()), secretHint: z.string() })
+  .nullable();
+
+export const webhookSavedAnswer = z.object({ url: z.string(), events: z.array(z.string()), secret: z.string() });
+
+export const webhookDelivery = z.object({
+  id: z.number(),
+  messageId: z.string(),
+  eventType: z.string(),
+  status: z.enum(["pending", "delivered", "failed"]),
+  attempts: z.number(),
+  createdAt: z.string(),
+  lastAttemptAt: z.string().nullable(),
+  lastStatus: z.number().nullable(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDelivery>;
+
+export const webhookDeliveriesAnswer = z.array(webhookDelivery);

@@ -1,0 +1,310 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Database, openDatabase } from "@server/db/client";
+import { webhookDeliveries } from "@server/db/schema";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { WEBHOOK_TEXT } from "@shared/webhooks";
+import { auditRows, createEmployer, freshIp, generate, TRUST_PROXY_ENV, tableText, verify } from "@test/fixtures";
+import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { Webhook } from "standardwebhooks";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { retryDelayMs } from "./service";
+
+const ENV = { ...TRUST_PROXY_ENV, NODE_ENV: "test", WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" };
+
+type Received = { headers: IncomingHttpHeaders; body: string; at: number };
+
+/** A webhook receiver on loopback: records every request and answers with the next status given (200 once they run out). */
+class Receiver {
+  readonly received: Received[] = [];
+  statuses: number[] = [];
+  private server: Server | null = null;
+  private waiters: Array<() => void> = [];
+  port = 0;
+
+  async start(port = 0) {
+    this.server = createServer((req, res) => {
+      let body = "";
+      req.setEncoding("utf8");
+      req.on("data", (chunk) => {
+        body += chunk;
+      });
+      req.on("end", () => {
+        this.received.push({ headers: req.headers, body, at: performance.now() });
+        res.statusCode = this.statuses.shift() ?? 200;
+        res.end("ok");
+        for (const w of this.waiters.splice(0)) w();
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}/hooks`;
+  }
+
+  async waitFor(count: number, timeoutMs = 10_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > deadline) throw new Error(`the receiver got ${this.received.length} of ${count} deliveries`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+    return this.received;
+  }
+
+  async stop() {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = null;
+  }
+}
+
+let t: TestApp;
+let receiver: Receiver;
+beforeEach(async () => {
+  t = await buildTestApp({ env: ENV });
+  receiver = await new Receiver().start();
+});
+afterEach(async () => {
+  await receiver.stop();
+  await t?.close();
+});
+
+async function employerWithWebhook(url = receiver.url, events?: string[]) {
+  const employer = await createEmployer(t);
+  const browser = await signIn(t, employer.user.email);
+  const res = await browser.request("PUT", "/api/employer/webhook", { url, ...(events ? { events } : {}) });
+  expect(res.statusCode, res.body).toBe(200);
+  return { ...employer, browser, secret: res.json().secret as string };
+}
+
+describe("PUT/GET/DELETE /api/employer/webhook", () => {
+  it("sets the endpoint with a whsec_ secret shown once, stored only sealed", async () => {
+    const employer = await createEmployer(t);
+    const browser = await signIn(t, employer.user.email);
+    expect((await browser.get("/api/employer/webhook")).json()).toBeNull();
+    const saved = await browser.request("PUT", "/api/employer/webhook", { url: receiver.url });
+    expect(saved.json()).toEqual({
+      url: receiver.url,
+      events: ["code.verified", "call.reported"],
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    const { secret } = saved.json();
+    expect((await browser.get("/api/employer/webhook")).json()).toEqual({
+      url: receiver.url,
+      events: ["code.verified", "call.reported"],
+      secretHint: secret.slice(-4),
+    });
+    expect(await tableText(t, "webhook_endpoints")).not.toContain(secret.slice(6, 30));
+    expect(JSON.stringify(await auditRows(t, AUDIT_ACTIONS.setWebhook))).not.toContain(secret.slice(6, 30));
+
+    // Saving again issues a new secret; events can be narrowed.
+    const again = await browser.request("PUT", "/api/employer/webhook", {
+      url: receiver.url,
+      events: ["call.reported"],
+    });
+    expect(again.json().secret).not.toBe(secret);
+    expect(again.json().events).toEqual(["call.reported"]);
+
+    expect((await browser.request("DELETE", "/api/employer/webhook")).statusCode).toBe(200);
+    expect((await browser.get("/api/employer/webhook")).json()).toBeNull();
+    expect((await browser.request("DELETE", "/api/employer/webhook")).statusCode).toBe(404);
+  });
+
+  it("refuses URLs that are not https (http only on localhost), carry credentials, or are not URLs", async () => {
+    const employer = await createEmployer(t);
+    const browser = await signIn(t, employer.user.email);
+    const cases: Array<[unknown, number, string?]> = [
+      [{ url: "http://hooks.example.com/x" }, 400, WEBHOOK_TEXT.urlNotHttps],
+      [{ url: "ftp://hooks.example.com/x" }, 400, WEBHOOK_TEXT.urlNotHttps],
+      [{ url: "https://user:pw@hooks.example.com/x" }, 400, WEBHOOK_TEXT.urlCredentials],
+      [{ url: "not a url" }, 400, WEBHOOK_TEXT.urlInvalid],
+      [{ url: `https://example.com/${"a".repeat(2000)}` }, 400, WEBHOOK_TEXT.urlTooLong],
+      [{ url: "https://hooks.example.com", events: [] }, 400, WEBHOOK_TEXT.noEvents],
+      [{ url: "https://hooks.example.com", events: ["code.deleted"] }, 400],
+      [{}, 400],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await browser.request("PUT", "/api/employer/webhook", body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(status);
+      if (message) expect(res.json().message).toBe(message);
+    }
+    expect((await browser.get("/api/employer/webhook")).json()).toBeNull();
+    expect((await browser.request("PUT", "/api/employer/webhook", { url: "http://localhost:9/x" })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it("is for superusers only", async () => {
+    const employer = await createEmployer(t);
+    const employee = await createUser(t, { organisationId: employer.org.id });
+    const browser = await signIn(t, employee.email);
+    expect((await browser.get("/api/employer/webhook")).statusCode).toBe(403);
+    expect((await browser.request("PUT", "/api/employer/webhook", { url: receiver.url })).statusCode).toBe(403);
+  });
+});
+
+describe("deliveries", () => {
+  it("sends code.verified, signed as Standard Webhooks verifies it, at once", async () => {
+    const { org, secret } = await employerWithWebhook();
+    const employee = await createUser(t, { organisationId: org.id, fullName: "Eve Employee" });
+    const code = await generate(await signIn(t, employee.email));
+    await verify(t, code.words.join(" "), { origin: `https://www.${org.domain}` });
+
+    const [got] = await receiver.waitFor(1);
+    const event = new Webhook(secret).verify(got!.body, got!.headers as Record<string, string>);
+    expect(event).toEqual({
+      type: "code.verified",
+      timestamp: t.clock.now().toISOString(),
+      data: {
+        codeId: code.id,
+        employee: { fullName: "Eve Employee", email: employee.email },
+        site: `www.${org.domain}`,
+        verifiedAt: t.clock.now().toISOString(),
+      },
+    });
+    expect(got!.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}$/);
+    // A tampered body does not verify.
+    expect(() => new Webhook(secret).verify(`${got!.body} `, got!.headers as Record<string, string>)).toThrow();
+  });
+
+  it("sends call.reported only to an endpoint that takes it", async () => {
+    const { org, secret, browser } = await employerWithWebhook(receiver.url, ["call.reported"]);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/reports",
+      headers: { "content-type": "application/json", origin: `https://${org.domain}` },
+      payload: JSON.stringify({ callerNumber: "+1 555 0100", note: "<script>alert(1)</script>" }),
+    });
+    expect(res.statusCode).toBe(201);
+    const [got] = await receiver.waitFor(1);
+    expect(new Webhook(secret).verify(got!.body, got!.headers as Record<string, string>)).toMatchObject({
+      type: "call.reported",
+      data: { callerNumber: "+1 555 0100", claimedName: null, note: "<script>alert(1)</script>", site: org.domain },
+    });
+    // A verified code is not sent to this endpoint.
+    const employee = await createUser(t, { organisationId: org.id });
+    const code = await generate(await signIn(t, employee.email));
+    await verify(t, code.words.join(" "));
+    const list = (await browser.get("/api/employer/webhook/deliveries")).json();
+    expect(list.map((d: { eventType: string }) => d.eventType)).toEqual(["call.reported"]);
+  });
+
+  it("retries a receiver that answered 500 with the same webhook-id, after a growing delay", async () => {
+    const { browser } = await employerWithWebhook();
+    receiver.statuses = [500];
+    expect((await browser.post("/api/employer/webhook/test")).statusCode).toBe(202);
+    const [first] = await receiver.waitFor(1);
+    await expect
+      .poll(async () => (await browser.get("/api/employer/webhook/deliveries")).json()[0].lastStatus)
+      .toBe(500);
+    const deliveries = (await browser.get("/api/employer/webhook/deliveries")).json();
+    expect(deliveries[0]).toMatchObject({ status: "pending", attempts: 1, lastError: "the receiver answered 500" });
+    expect(Date.parse(deliveries[0].nextAttemptAt) - t.clock.now().getTime()).toBe(retryDelayMs(1));
+
+    // Not before its time; then once the clock reaches it.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(receiver.received).toHaveLength(1);
+    t.clock.advance(retryDelayMs(1));
+    const [, second] = await receiver.waitFor(2);
+    expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
+    await expect
+      .poll(async () => (await browser.get("/api/employer/webhook/deliveries")).json()[0].status)
+      .toBe("delivered");
+    expect(retryDelayMs(2)).toBe(20_000);
+    expect(retryDelayMs(20)).toBe(600_000);
+  });
+
+  it("gives up after 24 hours of failures", async () => {
+    const { browser } = await employerWithWebhook();
+    receiver.statuses = Array(100).fill(503);
+    await browser.post("/api/employer/webhook/test");
+    await receiver.waitFor(1);
+    await expect
+      .poll(async () => (await browser.get("/api/employer/webhook/deliveries")).json()[0].lastStatus)
+      .toBe(503);
+    t.clock.advance(24 * 3_600_000);
+    await receiver.waitFor(2);
+    // (the session has expired by then: read the outbox itself)
+    await expect.poll(async () => (await t.database.db.select().from(webhookDeliveries))[0]?.status).toBe("failed");
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(receiver.received).toHaveLength(2);
+  });
+
+  it("refuses to send to a private address without the test setting", async () => {
+    const other = await buildTestApp({ env: TRUST_PROXY_ENV, database: t.database, clock: t.clock });
+    try {
+      const employer = await createEmployer(other);
+      const browser = await signIn(other, employer.user.email);
+      const refused = await browser.request("PUT", "/api/employer/webhook", { url: receiver.url });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(WEBHOOK_TEXT.urlPrivate);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("the outbox across restarts and workers", () => {
+  let extra: Array<{ app: TestApp; database: Database | null }> = [];
+  afterEach(async () => {
+    for (const e of extra) {
+      await e.app.close();
+      await e.database?.close();
+    }
+    extra = [];
+  });
+
+  /** Another app instance on the same database (its own pool and LISTEN connection on PostgreSQL). */
+  async function instance() {
+    const url = (t.database as Database & { url?: string }).url;
+    const database = url ? await openDatabase({ databaseUrl: url }) : null;
+    const app = await buildTestApp({ env: ENV, database: database ?? t.database, clock: t.clock });
+    extra.push({ app, database });
+    return app;
+  }
+
+  it("delivers an event queued while the receiver was down after a restart", async () => {
+    const { browser } = await employerWithWebhook();
+    const port = receiver.port;
+    await receiver.stop();
+    await browser.post("/api/employer/webhook/test");
+    await expect.poll(async () => (await browser.get("/api/employer/webhook/deliveries")).json()[0].attempts).toBe(1);
+    await t.app.close();
+
+    receiver = await new Receiver().start(port);
+    await instance();
+    const [got] = await receiver.waitFor(1);
+    expect(JSON.parse(got!.body).type).toBe("webhook.test");
+  });
+
+  it("sends each delivery once when several workers run", async () => {
+    const { org } = await employerWithWebhook();
+    const apps = [t, await instance(), await instance()];
+    // 30 reports, each taken by one of the three instances; each instance's worker is woken by all.
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        apps[i % 3]!.app.inject({
+          method: "POST",
+          url: "/api/reports",
+          headers: {
+            "content-type": "application/json",
+            origin: `https://${org.domain}`,
+            "x-forwarded-for": freshIp(),
+          },
+          payload: JSON.stringify({ note: `report ${i}` }),
+        }),
+      ),
+    );
+    await receiver.waitFor(30);
+    await new Promise((r) => setTimeout(r, 2500));
+    const ids = receiver.received.map((r) => r.headers["webhook-id"]);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+  });
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listQuery, organisationQuery, pageOf } from "./paging";
-import { REPORT_FIELD_MAX, REPORT_FIELDS, REPORTS_TEXT } from "./reports";
+import { REPORT_FIELD_MAX, REPORT_FIELDS, REPORT_FORM_TEXT, REPORTS_TEXT } from "./reports";
 
 const NO_CONTROL = /^[^\p{C}]*$/u;
 
@@ -23,7 +23,7 @@ export const reportBody = z
     claimedName: reportField(REPORT_FIELDS.claimedName),
     note: reportField(REPORT_FIELDS.note),
   })
-  .refine((r) => r.callerNumber || r.claimedName || r.note, { message: REPORTS_TEXT.empty });
+  .refine((r) => r.callerNumber || r.claimedName || r.note, { message: REPORT_FORM_TEXT.empty });
 
 export const callReport = z.object({
   id: z.number(),

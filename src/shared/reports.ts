@@ -27,21 +27,22 @@ export const REPORT_FIELDS = {
   note: "What they asked for",
 } as const;
 
-export const REPORTS_TEXT = {
-  // the widget's form
+/** The widget's report form (kept small: the widget carries it), and the answers the server gives it. */
+export const REPORT_FORM_TEXT = {
   reportButton: "Report this call",
-  formTitle: "Report this call",
   formHint: "Tell the organisation about the call. Every field is optional, but fill in at least one.",
   send: "Send report",
   sending: "Sending...",
   cancel: "Cancel",
   sent: "Thank you. Your report has been received.",
   failed: "The report could not be sent. Please try again later.",
-  // refusals
   empty: "Fill in at least one field.",
+  tooMany: "Too many reports from your network. Please try again later.",
+} as const;
+
+export const REPORTS_TEXT = {
   tooLong: (label: string) => `${label}: at most ${REPORT_FIELD_MAX} characters.`,
   controlCharacters: (label: string) => `${label}: remove the control characters.`,
-  tooMany: "Too many reports from your network. Please try again later.",
   // dashboards
   employerTitle: "Reported calls",
   adminTitle: "Reported calls that reached no organisation",

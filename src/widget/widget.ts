@@ -9,6 +9,7 @@
  * DOM so the host page's styles and the widget's cannot touch each other.
  */
 import { WIDGET_TEXT } from "@shared/codes";
+import { REPORT_FIELD_MAX, REPORT_FIELDS, REPORT_FORM_TEXT } from "@shared/reports";
 
 type Answer = {
   verified?: boolean;
@@ -37,6 +38,9 @@ input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #0b57
 .r p{margin:0}
 .r strong{display:block}
 a{color:inherit}
+.b2{margin-top:8px;color:#0b57d0;background:#fff;border:1px solid #0b57d0}
+.f{margin-top:12px;display:grid;gap:6px}
+.f input{flex:none;width:100%}
 `;
 
 /** The script element this code runs from; a loader-injected tag is found by its src. */
@@ -82,12 +86,15 @@ function mount(host: HTMLElement, api: string) {
     row,
   );
   const result = el("div", { class: "r", role: "status", "aria-live": "polite", "aria-atomic": "true" });
-  box.append(form, result);
+  // Below the result (not inside its live region): the report form after a failed look-up.
+  const extra = el("div");
+  box.append(form, result, extra);
   root.append(style, box);
 
   const show = (kind: "ok" | "no" | "", lines: string[], website?: string) => {
     result.className = `r ${kind}`;
     result.textContent = "";
+    extra.textContent = "";
     lines.forEach((line, i) => {
       result.append(el(i === 0 && kind === "ok" ? "strong" : "p", {}, line));
     });
@@ -96,6 +103,64 @@ function mount(host: HTMLElement, api: string) {
       p.append(el("a", { href: website, target: "_blank", rel: "noopener noreferrer" }, website));
       result.append(p);
     }
+  };
+
+  /** After a failed look-up: "Report this call", a short form sent to /api/reports without credentials. */
+  const offerReport = () => {
+    const open = el("button", { type: "button", class: "b2" }, REPORT_FORM_TEXT.reportButton);
+    extra.append(open);
+    open.addEventListener("click", () => {
+      const report = el("form", { class: "f", "aria-label": REPORT_FORM_TEXT.reportButton, novalidate: "" });
+      const fields = (Object.keys(REPORT_FIELDS) as (keyof typeof REPORT_FIELDS)[]).map((name) => {
+        const field = el("input", { id: `r-${name}`, name, type: "text", maxlength: String(REPORT_FIELD_MAX) });
+        report.append(el("label", { for: `r-${name}` }, REPORT_FIELDS[name]), field);
+        return field;
+      });
+      const note = el("p", { class: "r", role: "status", "aria-live": "polite" });
+      const send = el("button", { type: "submit" }, REPORT_FORM_TEXT.send);
+      const cancel = el("button", { type: "button", class: "b2" }, REPORT_FORM_TEXT.cancel);
+      const actions = el("div", { class: "row" });
+      actions.append(send, cancel);
+      report.prepend(el("p", { class: "h" }, REPORT_FORM_TEXT.formHint));
+      report.append(actions, note);
+      open.replaceWith(report);
+      fields[0]?.focus();
+      cancel.addEventListener("click", () => {
+        report.remove();
+        input.focus();
+      });
+      report.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        const body: Record<string, string> = {};
+        for (const f of fields) if (f.value.trim()) body[f.name] = f.value.trim().replace(/\s+/g, " ");
+        const say = (kind: string, text: string) => {
+          note.className = `r ${kind}`;
+          note.textContent = text;
+        };
+        if (Object.keys(body).length === 0) return say("no", REPORT_FORM_TEXT.empty);
+        send.disabled = true;
+        say("", REPORT_FORM_TEXT.sending);
+        try {
+          const response = await fetch(`${api}/api/reports`, {
+            method: "POST",
+            mode: "cors",
+            credentials: "omit",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
+          const answer = (await response.json().catch(() => ({}))) as Answer;
+          if (response.ok) {
+            const done = el("p", { class: "r ok", role: "status" }, answer.message || REPORT_FORM_TEXT.sent);
+            report.replaceWith(done);
+            return;
+          }
+          say("no", response.status === 429 ? REPORT_FORM_TEXT.tooMany : answer.message || REPORT_FORM_TEXT.failed);
+        } catch {
+          say("no", REPORT_FORM_TEXT.failed);
+        }
+        send.disabled = false;
+      });
+    });
   };
 
   form.addEventListener("submit", async (event) => {
@@ -121,7 +186,10 @@ function mount(host: HTMLElement, api: string) {
       else if (response.ok && answer.verified === true && answer.caller) {
         const { fullName = "", companyName = "", website } = answer.caller;
         show("ok", [WIDGET_TEXT.verified(fullName, companyName)], website);
-      } else if (response.ok) show("no", [answer.message || WIDGET_TEXT.notVerified]);
+      } else if (response.ok) {
+        show("no", [answer.message || WIDGET_TEXT.notVerified]);
+        offerReport();
+      }
       else show("no", [answer.message || WIDGET_TEXT.unavailable]);
     } catch {
       show("no", [WIDGET_TEXT.unavailable]);

@@ -1,7 +1,7 @@
 import { rateLimited } from "@server/lib/errors";
-import { REPORTS_TEXT } from "@shared/reports";
+import { REPORT_FORM_TEXT, REPORTS_TEXT } from "@shared/reports";
 
 /** Every refusal of the reports feature (validation is the schema's). */
 export const reportsErrors = {
-  tooManyReports: (retryAfterSeconds: number) => rateLimited(REPORTS_TEXT.tooMany, retryAfterSeconds),
+  tooManyReports: (retryAfterSeconds: number) => rateLimited(REPORT_FORM_TEXT.tooMany, retryAfterSeconds),
 };

@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { REPORT_FIELDS, REPORTS_TEXT } from "@shared/reports";
+import { REPORT_FIELDS, REPORT_FORM_TEXT, REPORTS_TEXT } from "@shared/reports";
 import { auditRows, createEmployer, freshIp, signedInEmployee, signInAdmin, TRUST_PROXY_ENV } from "@test/fixtures";
 import { buildTestApp, signIn, type TestApp } from "@test/helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -41,7 +41,7 @@ describe("POST /api/reports", () => {
       { origin: `https://shop.${org.domain}` },
     );
     expect(fromSite.statusCode).toBe(201);
-    expect(fromSite.json()).toEqual({ message: REPORTS_TEXT.sent });
+    expect(fromSite.json()).toEqual({ message: REPORT_FORM_TEXT.sent });
     expect(fromSite.headers["access-control-allow-origin"]).toBe("*");
     expect(fromSite.headers["access-control-allow-credentials"]).toBeUndefined();
     expect(fromSite.headers["set-cookie"]).toBeUndefined();
@@ -97,8 +97,8 @@ describe("POST /api/reports", () => {
 
   it("refuses an empty report, over-long fields and control characters, and stores nothing", async () => {
     const cases: Array<[unknown, string]> = [
-      [{}, REPORTS_TEXT.empty],
-      [{ callerNumber: "   ", note: "" }, REPORTS_TEXT.empty],
+      [{}, REPORT_FORM_TEXT.empty],
+      [{ callerNumber: "   ", note: "" }, REPORT_FORM_TEXT.empty],
       [{ note: "x".repeat(501) }, REPORTS_TEXT.tooLong(REPORT_FIELDS.note)],
       [{ claimedName: "Bank\u0000" }, REPORTS_TEXT.controlCharacters(REPORT_FIELDS.claimedName)],
       [{ callerNumber: "123\u202Eevil" }, REPORTS_TEXT.controlCharacters(REPORT_FIELDS.callerNumber)],
@@ -122,7 +122,7 @@ describe("POST /api/reports", () => {
     for (let i = 0; i < 5; i++) expect((await report({ note: `call ${i}` }, { ip })).statusCode).toBe(201);
     const refused = await report({ note: "sixth" }, { ip });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json().message).toBe(REPORTS_TEXT.tooMany);
+    expect(refused.json().message).toBe(REPORT_FORM_TEXT.tooMany);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(3500);
     // Refused input does not count: a bad report from a fresh IP leaves its five.
     const other = freshIp();

@@ -4,7 +4,7 @@ import { reportedCallsMail } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/paging";
 import { paths } from "@shared/paths";
-import { type CallReport, REPORTS_PER_HOUR, REPORTS_TEXT, type ReportBody } from "@shared/reports";
+import { type CallReport, REPORT_FORM_TEXT, REPORTS_PER_HOUR, REPORTS_TEXT, type ReportBody } from "@shared/reports";
 import { originHost, siteScope } from "../codes/site";
 import { reportsErrors } from "./errors";
 import * as repo from "./repository";
@@ -38,7 +38,7 @@ export async function createReport(
     target: String(id),
     detail: { site, routed: organisationId === null ? "admins" : "organisation" },
   });
-  return { message: REPORTS_TEXT.sent, organisationId };
+  return { message: REPORT_FORM_TEXT.sent, organisationId };
 }
 
 /** The organisation a reports read is about: a superuser's own; an admin's `?organisationId=`. */

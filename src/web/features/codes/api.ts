@@ -1,3 +1,4 @@
+import type { CodeStatus } from "@shared/codes";
 import type { clientInfoAnswer, generatedWordsAnswer } from "@shared/codes-schemas";
 import { IDENTITY_CODE, UI_TIMING } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
@@ -29,16 +30,49 @@ export function useClientInfo(): ClientInfo | null {
   return info;
 }
 
+/** What the caller sees of the customer's check: waiting, verified (when, on which site), or expired unverified. */
+export type CustomerCheck =
+  | { state: "waiting" }
+  | { state: "verified"; at: string; site: string | null }
+  | { state: "expired" };
+
 /**
- * How long a code received now stays valid: the server's expiresAt against this device's clock.
- * A device clock far off (the result outside 0..lifetime) would show nonsense, so the full lifetime is used then.
+ * Follows a code's status over server-sent events: "verified" the moment any server process answers the
+ * look-up, "expired" at expiry. EventSource reconnects by itself after a network drop, and the server
+ * sends the state again on each connection; the stream is closed once the state is final.
  */
-function remainingMs(expiresAt: string): number {
-  const left = Date.parse(expiresAt) - Date.now();
-  return Number.isFinite(left) && left > 0 && left <= IDENTITY_CODE.lifetimeMs ? left : IDENTITY_CODE.lifetimeMs;
+export function useCustomerCheck(id: number | null): CustomerCheck | null {
+  const [check, setCheck] = useState<CustomerCheck | null>(null);
+  useEffect(() => {
+    if (id === null) {
+      setCheck(null);
+      return;
+    }
+    setCheck({ state: "waiting" });
+    const source = new EventSource(`/api/codes/${id}/events`);
+    const final = (event: MessageEvent<string>) => {
+      source.close();
+      try {
+        const data = JSON.parse(event.data) as CodeStatus;
+        setCheck(
+          data.status === "verified" && data.verifiedAt
+            ? { state: "verified", at: data.verifiedAt, site: data.site }
+            : { state: "expired" },
+        );
+      } catch {
+        setCheck(null);
+      }
+    };
+    source.addEventListener("verified", final);
+    source.addEventListener("expired", final);
+    return () => source.close();
+  }, [id]);
+  return check;
 }
 
 export type IdentityCode = {
+  /** the shown code's id (kept after its words are cleared, for its status) */
+  id: number | null;
   words: string[] | null;
   /** whole seconds left, counted down every second; 0 once the words are cleared */
   secondsLeft: number;
@@ -47,10 +81,17 @@ export type IdentityCode = {
   /** true after a shown code ran out (until the next one) */
   expired: boolean;
   generate(): Promise<void>;
+  /** stops counting (the code was verified: its words are used up) */
+  stopCountdown(): void;
 };
 
-/** Generates codes and counts each one down from the server's expiresAt; the words are cleared at 0. */
+/**
+ * Generates codes and counts each one down; the words are cleared at 0. The count starts from the code's
+ * lifetime less the time the request took (the server created it somewhere in between), on this page's
+ * monotonic clock: a device clock off by minutes does not matter.
+ */
 export function useIdentityCode(): IdentityCode {
+  const [id, setId] = useState<number | null>(null);
   const [words, setWords] = useState<string[] | null>(null);
   const [secondsLeft, setSecondsLeft] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -66,7 +107,7 @@ export function useIdentityCode(): IdentityCode {
   useEffect(() => stop, [stop]);
 
   const tick = useCallback(() => {
-    const left = Math.max(0, Math.ceil((deadline.current - Date.now()) / 1000));
+    const left = Math.max(0, Math.ceil((deadline.current - performance.now()) / 1000));
     setSecondsLeft(left);
     if (left === 0) {
       stop();
@@ -80,9 +121,11 @@ export function useIdentityCode(): IdentityCode {
     setBusy(true);
     setError(null);
     try {
+      const sent = performance.now();
       const answer = await codesApi.generateWords();
       stop();
-      deadline.current = Date.now() + remainingMs(answer.expiresAt);
+      deadline.current = sent + IDENTITY_CODE.lifetimeMs;
+      setId(answer.id);
       setWords(answer.words);
       setExpired(false);
       tick();
@@ -98,5 +141,10 @@ export function useIdentityCode(): IdentityCode {
     }
   }, [busy, stop, tick]);
 
-  return { words, secondsLeft, busy, error, expired, generate };
+  const stopCountdown = useCallback(() => {
+    stop();
+    setSecondsLeft(0);
+  }, [stop]);
+
+  return { id, words, secondsLeft, busy, error, expired, generate, stopCountdown };
 }

@@ -1,7 +1,8 @@
 import { CODES_TEXT } from "@shared/codes";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
-import { useClientInfo, useIdentityCode } from "../api";
+import { useEffect } from "react";
+import { type CustomerCheck, useClientInfo, useCustomerCheck, useIdentityCode } from "../api";
 import "@web/components/ui/ui.css";
 import "../components/codes.css";
 
@@ -9,6 +10,12 @@ import "../components/codes.css";
 export function DashboardPage() {
   const info = useClientInfo();
   const code = useIdentityCode();
+  const check = useCustomerCheck(code.id);
+  const verified = check?.state === "verified";
+  const { stopCountdown } = code;
+  useEffect(() => {
+    if (verified) stopCountdown();
+  }, [verified, stopCountdown]);
 
   return (
     <Page title={CODES_TEXT.dashboardTitle}>
@@ -62,14 +69,28 @@ export function DashboardPage() {
               <p className="muted">{CODES_TEXT.codeExpired}</p>
             ) : null}
           </div>
-          {code.words && (
+          {code.words && !verified && (
             <>
               <p className="identity__timer">{CODES_TEXT.expiresIn(code.secondsLeft)}</p>
               <p className="muted">{CODES_TEXT.shareHint}</p>
             </>
           )}
+          {/* Its own live region: a screen reader hears the customer's check the moment it happens. */}
+          <p className="customer-check" role="status" aria-live="polite" data-state={check?.state}>
+            {checkText(check, code.expired)}
+          </p>
         </section>
       </div>
     </Page>
   );
+}
+
+/** The line under the words: waiting, verified at a time (on a site), or expired unverified. */
+function checkText(check: CustomerCheck | null, expired: boolean): string {
+  if (!check) return "";
+  if (check.state === "verified") {
+    const time = new Date(check.at).toLocaleTimeString("en-GB", { hour12: false });
+    return CODES_TEXT.verifiedByCustomer(time, check.site);
+  }
+  return check.state === "expired" || expired ? CODES_TEXT.expiredNotVerified : CODES_TEXT.waitingForCustomer;
 }

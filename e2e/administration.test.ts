@@ -249,7 +249,7 @@ describe("administration", () => {
 
     // The organisation's audit events record the deactivation.
     await page
-      .getByRole("region", { name: "Activity", exact: true })
+      .getByRole("region", { name: "Audit events", exact: true })
       .getByRole("row", { name: /employer\.deactivate-employee/ })
       .first()
       .waitFor();

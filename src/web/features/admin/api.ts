@@ -8,6 +8,8 @@ import type {
 } from "@shared/admin";
 import type { messageAnswer } from "@shared/answers";
 import type { auditPage } from "@shared/audit";
+import type { Page } from "@shared/paging";
+import type { CallReport } from "@shared/reports";
 import { api } from "@web/lib/api";
 import { type PagedList, queryString, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -21,6 +23,8 @@ type Message = z.infer<typeof messageAnswer>;
 /** The admin dashboard's calls (lists page when asked for a page). */
 export const adminApi = {
   stats: () => api.get<Stats>("/api/admin/stats"),
+  unroutedReports: (q: string, page: number) =>
+    api.get<Page<CallReport>>(`/api/admin/reports${queryString({ q, page })}`),
   pendingAccounts: () => api.get<z.infer<typeof accountList>>("/api/admin/pending-accounts"),
   activeEmployers: (q: string, page: number) =>
     api.get<z.infer<typeof activeEmployersAnswer>>(`/api/admin/active-employers${queryString({ q, page })}`),
@@ -106,4 +110,9 @@ export const NO_AUDIT_FILTERS: AuditFilters = { actor: "", action: "", organisat
 /** The platform audit log, newest first, filtered and paged on the server. */
 export function useAuditLog(refreshKey = 0) {
   return usePagedList(adminApi.audit, { what: "audit log", filters: NO_AUDIT_FILTERS, autoLoad: { refreshKey } });
+}
+
+/** Reported calls that reached no organisation, searched by number and paged. */
+export function useUnroutedReports() {
+  return usePagedList(adminApi.unroutedReports, { what: "reported calls", filters: "", autoLoad: { refreshKey: 0 } });
 }

@@ -7,7 +7,11 @@ import type {
   employeesAnswer,
   employerProfile,
 } from "@shared/employer";
+import type { ActivityDay } from "@shared/activity";
+import type { Page } from "@shared/paging";
+import type { CallReport } from "@shared/reports";
 import type { SiteCheckAnswer, SiteRecord } from "@shared/sites";
+import type { WebhookDelivery, webhookAnswer, webhookSavedAnswer } from "@shared/webhooks";
 import { api, errorMessage } from "@web/lib/api";
 import { type PagedList, queryString, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useState } from "react";
@@ -31,7 +35,20 @@ export const employerApi = {
   checkSite: (host: string) => api.post<SiteCheckAnswer>("/api/employer/sites/check", { host }),
   removeSite: (host: string) =>
     api.delete<z.infer<typeof messageAnswer>>(`/api/employer/sites/${encodeURIComponent(host)}`),
+  reports: (q: string, page: number) => api.get<Page<CallReport>>(`/api/employer/reports${queryString({ q, page })}`),
+  activity: () => api.get<ActivityDay[]>("/api/employer/activity"),
+  webhook: () => api.get<z.infer<typeof webhookAnswer>>("/api/employer/webhook"),
+  saveWebhook: (url: string, events: string[]) =>
+    api.put<z.infer<typeof webhookSavedAnswer>>("/api/employer/webhook", { url, events }),
+  removeWebhook: () => api.delete<z.infer<typeof messageAnswer>>("/api/employer/webhook"),
+  webhookDeliveries: () => api.get<WebhookDelivery[]>("/api/employer/webhook/deliveries"),
+  testWebhook: () => api.post<z.infer<typeof messageAnswer>>("/api/employer/webhook/test"),
 };
+
+/** The organisation's reported calls, searched by number and paged; read again when `refreshKey` changes. */
+export function useReportedCalls(refreshKey: number) {
+  return usePagedList(employerApi.reports, { what: "reported calls", filters: "", autoLoad: { refreshKey } });
+}
 
 /** The organisation's sites, loaded once and reloaded after each change. */
 export function useSites() {

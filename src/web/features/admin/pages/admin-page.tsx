@@ -8,6 +8,7 @@ import { DomainDeactivation } from "../components/domain-deactivation";
 import { EmployerCodeForm } from "../components/employer-code-form";
 import { PendingAccounts } from "../components/pending-accounts";
 import { StatsPanel } from "../components/stats-panel";
+import { UnroutedReports } from "../components/unrouted-reports";
 import "../admin.css";
 
 /** The platform admin's dashboard (/admin). The route guard admits admin only; the server checks every call. */
@@ -50,6 +51,7 @@ export function AdminPage() {
           changed();
         }}
       />
+      <UnroutedReports />
       <AuditLogSection refreshKey={changes} />
     </Page>
   );

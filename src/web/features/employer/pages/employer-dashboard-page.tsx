@@ -1,4 +1,7 @@
+import { ACTIVITY_TEXT } from "@shared/activity";
 import { MESSAGES } from "@shared/messages";
+import { REPORTS_TEXT } from "@shared/reports";
+import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { PagedAuditTable } from "@web/components/ui/audit-table";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
@@ -7,9 +10,12 @@ import { useAuth } from "@web/lib/auth";
 import { useState } from "react";
 import { useEmployerDashboard, useOrganisationAudit } from "../api";
 import { AccessCodePanel } from "../components/access-code-panel";
+import { ActivityPanel } from "../components/activity-panel";
 import { EmployeesTable } from "../components/employees-table";
 import { GenerateCodeForm } from "../components/generate-code-form";
+import { ReportedCalls } from "../components/reported-calls";
 import { SitesPanel } from "../components/sites-panel";
+import { WebhookPanel } from "../components/webhook-panel";
 import "../employer.css";
 
 /** The employer's dashboard (/employer-dashboard): access codes for employees, the users, the audit trail. */
@@ -102,6 +108,21 @@ export function EmployerDashboardPage() {
       </section>
 
       {isSuperuser && (
+        <section className="employer-section" aria-labelledby="reports-title">
+          <h2 id="reports-title">{REPORTS_TEXT.employerTitle}</h2>
+          <ReportedCalls refreshKey={changes} />
+        </section>
+      )}
+
+      {isSuperuser && (
+        <section className="employer-section" aria-labelledby="activity-title">
+          <h2 id="activity-title">{ACTIVITY_TEXT.title}</h2>
+          <p className="muted">{ACTIVITY_TEXT.intro}</p>
+          <ActivityPanel refreshKey={changes} />
+        </section>
+      )}
+
+      {isSuperuser && (
         <section className="employer-section" aria-labelledby="sites-title">
           <h2 id="sites-title">Sites</h2>
           <SitesPanel onChanged={changed} />
@@ -109,8 +130,15 @@ export function EmployerDashboardPage() {
       )}
 
       {isSuperuser && (
+        <section className="employer-section" aria-labelledby="webhook-title">
+          <h2 id="webhook-title">{WEBHOOK_TEXT.title}</h2>
+          <WebhookPanel onChanged={changed} />
+        </section>
+      )}
+
+      {isSuperuser && (
         <section className="employer-section" aria-labelledby="events-title">
-          <h2 id="events-title">Activity</h2>
+          <h2 id="events-title">Audit events</h2>
           <PagedAuditTable
             log={audit}
             label="Audit events"

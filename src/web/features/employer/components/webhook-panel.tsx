@@ -1,0 +1,208 @@
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery } from "@shared/webhooks";
+import { ConfirmButton } from "@web/components/ui/confirm-button";
+import { CopyableValue } from "@web/components/ui/copyable-value";
+import { DataTable } from "@web/components/ui/data-table";
+import { FormError } from "@web/components/ui/form-error";
+import { Notice } from "@web/components/ui/notice";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
+import { useSubmit } from "@web/lib/use-submit";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { employerApi } from "../api";
+
+type Endpoint = { url: string; events: string[]; secretHint: string } | null;
+
+const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
+
+/**
+ * The organisation's webhook: the endpoint and its events, the signing secret shown once after saving,
+ * "Send test event", and the recent deliveries (read again every few seconds while one is pending).
+ */
+export function WebhookPanel({ onChanged }: { onChanged(): void }) {
+  const [endpoint, setEndpoint] = useState<Endpoint | undefined>(undefined);
+  const [deliveries, setDeliveries] = useState<WebhookDelivery[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [url, setUrl] = useState("");
+  const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENT_NAMES]);
+  const form = useSubmit();
+
+  const reload = useCallback(async () => {
+    try {
+      const [current, recent] = await Promise.all([employerApi.webhook(), employerApi.webhookDeliveries()]);
+      setEndpoint(current);
+      setDeliveries(recent);
+      setFailure(null);
+      return { current, recent };
+    } catch (error) {
+      console.error("Could not load the webhook", error);
+      setFailure(errorMessage(error, WEBHOOK_TEXT.loadFailed));
+      return null;
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload().then((loaded) => {
+      if (loaded?.current) {
+        setUrl(loaded.current.url);
+        setEvents(loaded.current.events);
+      }
+    });
+  }, [reload]);
+
+  const pending = deliveries.some((d) => d.status === "pending");
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setInterval(() => void reload(), 3000);
+    return () => clearInterval(timer);
+  }, [pending, reload]);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (events.length === 0) return form.setError(WEBHOOK_TEXT.noEvents);
+    setNotice(null);
+    const ok = await form.run(
+      async () => {
+        const saved = await employerApi.saveWebhook(url.trim(), events);
+        setSecret(saved.secret);
+        setUrl(saved.url);
+      },
+      { failed: WEBHOOK_TEXT.loadFailed },
+    );
+    if (ok) {
+      await reload();
+      onChanged();
+    }
+  }
+
+  async function remove() {
+    try {
+      await employerApi.removeWebhook();
+      setSecret(null);
+      setNotice(WEBHOOK_TEXT.removed);
+      await reload();
+      onChanged();
+    } catch (error) {
+      setNotice(errorMessage(error, WEBHOOK_TEXT.loadFailed));
+    }
+  }
+
+  async function sendTest() {
+    try {
+      const answer = await employerApi.testWebhook();
+      setNotice(answer.message);
+      await reload();
+    } catch (error) {
+      setNotice(errorMessage(error, WEBHOOK_TEXT.loadFailed));
+    }
+  }
+
+  if (failure) return <Notice tone="error">{failure}</Notice>;
+  if (endpoint === undefined) {
+    return (
+      <p className="muted" role="status">
+        Loading…
+      </p>
+    );
+  }
+
+  const c = WEBHOOK_TEXT.columns;
+  return (
+    <div className="webhook">
+      <p className="muted">{WEBHOOK_TEXT.intro}</p>
+      <form className="card webhook__form" onSubmit={save} noValidate>
+        <TextField
+          label={WEBHOOK_TEXT.urlLabel}
+          hint={WEBHOOK_TEXT.urlHint}
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={2000}
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          describedBy={form.describedBy}
+          required
+        />
+        <fieldset className="webhook__events">
+          <legend>{WEBHOOK_TEXT.eventsLegend}</legend>
+          {WEBHOOK_EVENT_NAMES.map((name) => (
+            <label key={name} className="checkbox">
+              <input
+                type="checkbox"
+                checked={events.includes(name)}
+                onChange={(e) =>
+                  setEvents((now) => (e.target.checked ? [...now, name] : now.filter((n) => n !== name)))
+                }
+              />{" "}
+              <code>{name}</code>
+            </label>
+          ))}
+        </fieldset>
+        <FormError form={form} />
+        <SubmitButton busy={form.busy} className="button button--primary">
+          {WEBHOOK_TEXT.save}
+        </SubmitButton>
+      </form>
+
+      {secret && (
+        <Notice tone="success">
+          <p>{WEBHOOK_TEXT.saved}</p>
+          <CopyableValue label={WEBHOOK_TEXT.secretLabel} value={secret} />
+        </Notice>
+      )}
+      {endpoint && !secret && <p className="muted">{WEBHOOK_TEXT.secretHint(endpoint.secretHint)}</p>}
+      {notice && (
+        <p role="status" className="webhook__notice">
+          {notice}
+        </p>
+      )}
+
+      {endpoint && (
+        <div className="webhook__actions">
+          <button type="button" className="button button--secondary" onClick={() => void sendTest()}>
+            {WEBHOOK_TEXT.sendTest}
+          </button>
+          <ConfirmButton label={WEBHOOK_TEXT.remove} subject={endpoint.url} onConfirm={remove} />
+        </div>
+      )}
+
+      <DataTable
+        caption={WEBHOOK_TEXT.deliveriesTitle}
+        head={
+          <>
+            <th scope="col">{c.at}</th>
+            <th scope="col">{c.event}</th>
+            <th scope="col">{c.status}</th>
+            <th scope="col" className="data-table__num">
+              {c.attempts}
+            </th>
+            <th scope="col">{c.result}</th>
+          </>
+        }
+        columns={5}
+        items={deliveries}
+        empty={WEBHOOK_TEXT.noDeliveries}
+        row={(d) => (
+          <tr key={d.id}>
+            <td className="data-table__nowrap">
+              <time dateTime={d.createdAt}>{dateTime.format(new Date(d.createdAt))}</time>
+            </td>
+            <td>
+              <code>{d.eventType}</code>
+            </td>
+            <td>
+              <span className={`outcome outcome--${d.status === "delivered" ? "ok" : "other"}`}>
+                {WEBHOOK_TEXT.status[d.status]}
+              </span>
+            </td>
+            <td className="data-table__num">{d.attempts}</td>
+            <td className="data-table__text">{d.lastError ?? (d.lastStatus ? `HTTP ${d.lastStatus}` : "—")}</td>
+          </tr>
+        )}
+      />
+    </div>
+  );
+}

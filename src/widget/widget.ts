@@ -41,6 +41,7 @@ a{color:inherit}
 .b2{margin-top:8px;color:#0b57d0;background:#fff;border:1px solid #0b57d0}
 .f{margin-top:12px;display:grid;gap:6px}
 .f input{flex:none;width:100%}
+.row .b2{margin-top:0}
 `;
 
 /** The script element this code runs from; a loader-injected tag is found by its src. */

@@ -14,7 +14,7 @@ import { identityCodes } from "@server/db/schema";
 import { codeHash } from "@server/features/codes/service";
 import { drawWords } from "@server/features/codes/words";
 import { IDENTITY_CODE } from "@shared/constants";
-import { createEmployer, createEmployee, freshIp, TRUST_PROXY_ENV } from "@test/fixtures";
+import { createEmployee, createEmployer, freshIp, TRUST_PROXY_ENV } from "@test/fixtures";
 import { buildTestApp, signIn, throwawayPostgres } from "@test/helpers";
 
 const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 200);
@@ -93,9 +93,14 @@ for (let i = 0; i < LOOKUPS; i++) {
   toHook.push((arrivals.get(String(id)) as number) - sent);
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
 const line = (name: string, xs: number[]) =>
-  `${name.padEnd(38)} median ${pct(xs, 50).toFixed(1).padStart(6)} ms   p99 ${pct(xs, 99).toFixed(1).padStart(6)} ms   max ${Math.max(...xs).toFixed(1).padStart(6)} ms`;
+  `${name.padEnd(38)} median ${pct(xs, 50).toFixed(1).padStart(6)} ms   p99 ${pct(xs, 99).toFixed(1).padStart(6)} ms   max ${Math.max(
+    ...xs,
+  )
+    .toFixed(1)
+    .padStart(6)} ms`;
 const engine = base ? "PostgreSQL, look-up on a 2nd instance" : "PGlite, one instance";
 console.log(`${LOOKUPS} look-ups (${engine})`);
 console.log(line("look-up sent → employee's screen", toScreen));

@@ -190,8 +190,7 @@ function mount(host: HTMLElement, api: string) {
       } else if (response.ok) {
         show("no", [answer.message || WIDGET_TEXT.notVerified]);
         offerReport();
-      }
-      else show("no", [answer.message || WIDGET_TEXT.unavailable]);
+      } else show("no", [answer.message || WIDGET_TEXT.unavailable]);
     } catch {
       show("no", [WIDGET_TEXT.unavailable]);
     } finally {

@@ -132,3 +132,8 @@ export async function reportRecipients(db: Db, organisationId: number) {
 }
 
 export type { ReportRow };
+
+/** Deletes the reports older than `cutoff`. */
+export async function deleteReportsBefore(db: Db, cutoff: Date) {
+  await db.rows(sql`delete from call_reports where at < ${cutoff.toISOString()}::timestamptz`);
+}

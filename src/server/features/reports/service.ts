@@ -12,6 +12,10 @@ import * as repo from "./repository";
 /** A superuser's organisation gets at most one summary mail per this long. */
 export const REPORT_MAIL_GAP_MS = 10 * 60_000;
 const HOUR_MS = 3_600_000;
+/** Reports one destination (an organisation, or the admins) takes per hour: a flood from many addresses stops there. */
+export const REPORTS_PER_DESTINATION_HOUR = 500;
+/** Reports are kept this long. */
+export const REPORTS_KEPT_MS = 365 * 24 * HOUR_MS;
 
 /**
  * A customer reports a call after a failed look-up. It reaches the organisation owning the verified site
@@ -28,6 +32,9 @@ export async function createReport(
   if (!limit.allowed) throw reportsErrors.tooManyReports(limit.retryAfterSeconds);
   const scope = siteScope(input.origin, deps.config.publicOrigin);
   const organisationId = scope === "any" ? null : await repo.organisationOfSite(deps.db, scope);
+  const destination = `reports:to:${organisationId ?? "admins"}`;
+  const flood = await deps.limits.hit(destination, REPORTS_PER_DESTINATION_HOUR, HOUR_MS, now);
+  if (!flood.allowed) throw reportsErrors.tooManyReports(flood.retryAfterSeconds);
   const site = originHost(input.origin);
   const id = await repo.insertReport(deps.db, { now, organisationId, site, ...input.body });
   await deps.audit.record({

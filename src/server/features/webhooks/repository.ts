@@ -132,3 +132,9 @@ export async function bringPendingForward(db: Db, now: Date) {
     where status = 'pending' and next_attempt_at > ${now.toISOString()}::timestamptz
       and (locked_until is null or locked_until <= ${now.toISOString()}::timestamptz)`);
 }
+
+/** Deletes finished (delivered or failed) deliveries created before `cutoff`. */
+export async function deleteFinishedDeliveriesBefore(db: Db, cutoff: Date) {
+  await db.rows(sql`
+    delete from webhook_deliveries where status <> 'pending' and created_at < ${cutoff.toISOString()}::timestamptz`);
+}

@@ -1,3 +1,4 @@
+import type { ActivityDay } from "@shared/activity";
 import type { messageAnswer } from "@shared/answers";
 import type { auditPage } from "@shared/audit";
 import type {
@@ -7,7 +8,6 @@ import type {
   employeesAnswer,
   employerProfile,
 } from "@shared/employer";
-import type { ActivityDay } from "@shared/activity";
 import type { Page } from "@shared/paging";
 import type { CallReport } from "@shared/reports";
 import type { SiteCheckAnswer, SiteRecord } from "@shared/sites";

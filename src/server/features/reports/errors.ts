@@ -1,5 +1,5 @@
 import { rateLimited } from "@server/lib/errors";
-import { REPORT_FORM_TEXT, REPORTS_TEXT } from "@shared/reports";
+import { REPORT_FORM_TEXT } from "@shared/reports";
 
 /** Every refusal of the reports feature (validation is the schema's). */
 export const reportsErrors = {

@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import type { CodeStatus } from "@shared/codes";
 import type { FastifyReply } from "fastify";
 import fp from "fastify-plugin";
@@ -89,8 +90,57 @@ export default fp(
 );
 
 /** One server-sent event. */
-export function sseEvent(event: string, data: CodeStatus): string {
+function sseEvent(event: string, data: CodeStatus): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * The body of one status stream: `retry`, then the state now; for a live code, `verified` or `expired`
+ * as soon as `look` (a fresh read of the code, null once it is gone) finds it changed, woken by the
+ * code's notifications and by its expiry; then the end. Null when the user has too many streams open.
+ */
+export function openStatusStream(
+  events: CodeEvents,
+  p: { userId: number; first: CodeStatus; msUntilExpiry: number; look: () => Promise<CodeStatus | null> },
+): { body: PassThrough; close: () => void } | null {
+  const body = new PassThrough();
+  body.write("retry: 2000\n\n");
+  if (p.first.status !== "live") {
+    body.end(sseEvent(p.first.status, p.first));
+    return { body, close: () => {} };
+  }
+  let done = false;
+  const cleanups: Array<() => void> = [];
+  const close = () => {
+    if (done) return;
+    done = true;
+    for (const cleanup of cleanups) cleanup();
+    body.end();
+  };
+  const release = events.open(p.userId, close);
+  if (!release) return null;
+  const look = async () => {
+    if (done) return;
+    const now = await p.look();
+    if (done) return;
+    if (!now) return close();
+    if (now.status !== "live") {
+      body.write(sseEvent(now.status, now));
+      close();
+    }
+  };
+  const expiry = setTimeout(() => void look(), Math.max(0, p.msUntilExpiry) + 50);
+  const heartbeat = setInterval(() => body.write(": keep-alive\n\n"), HEARTBEAT_MS);
+  cleanups.push(
+    events.watch(p.first.id, () => void look()),
+    () => clearTimeout(expiry),
+    () => clearInterval(heartbeat),
+    release,
+  );
+  body.write(sseEvent("live", p.first));
+  // A verification between the first read and the watch would otherwise be missed.
+  void look();
+  return { body, close };
 }
 
 /** The headers of an event stream: never cached or buffered by a proxy. */
@@ -100,5 +150,3 @@ export function sseHeaders(reply: FastifyReply) {
     .header("cache-control", "no-store")
     .header("x-accel-buffering", "no");
 }
-
-export { HEARTBEAT_MS };

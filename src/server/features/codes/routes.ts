@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { signedIn } from "@server/context";
 import { HttpError } from "@server/lib/errors";
 import { requireUser } from "@server/plugins/guards";
@@ -13,7 +12,7 @@ import {
 } from "@shared/codes-schemas";
 import { idParams } from "@shared/paging";
 import { codesErrors } from "./errors";
-import { HEARTBEAT_MS, sseEvent, sseHeaders } from "./live";
+import { openStatusStream, sseHeaders } from "./live";
 import * as codes from "./service";
 
 export default async function codesRoutes(app: App) {
@@ -41,47 +40,20 @@ export default async function codesRoutes(app: App) {
 
   // The code's status as server-sent events: its state now, then `verified` or `expired` when that
   // happens, then the end. A browser that loses the stream reconnects and gets the state again.
+  // The code's status as server-sent events: its state now, then `verified` or `expired` when that
+  // happens, then the end. A browser that loses the stream reconnects and gets the state again.
   app.get("/codes/:id/events", { preHandler: requireUser, schema: { params: idParams } }, async (request, reply) => {
-    const user = signedIn(request.actor);
     const first = await codes.codeStatus(app.deps, request.actor, request.params);
-    const stream = new PassThrough();
+    const stream = openStatusStream(app.codeEvents, {
+      userId: signedIn(request.actor).id,
+      first,
+      msUntilExpiry: Date.parse(first.expiresAt) - app.deps.clock.now().getTime(),
+      look: () => codes.codeStatus(app.deps, request.actor, request.params).catch(() => null),
+    });
+    if (!stream) throw codesErrors.tooManyStreams();
+    reply.raw.on("close", stream.close);
     sseHeaders(reply);
-    stream.write("retry: 2000\n\n");
-    if (first.status !== "live") {
-      stream.end(sseEvent(first.status, first));
-      return reply.send(stream);
-    }
-    let done = false;
-    const release = app.codeEvents.open(user.id, () => finish());
-    if (!release) throw codesErrors.tooManyStreams();
-    const look = async () => {
-      if (done) return;
-      const now = await codes.codeStatus(app.deps, request.actor, request.params).catch(() => null);
-      if (done) return;
-      if (!now) return finish();
-      if (now.status !== "live") {
-        stream.write(sseEvent(now.status, now));
-        finish();
-      }
-    };
-    const unwatch = app.codeEvents.watch(first.id, () => void look());
-    const untilExpiry = Date.parse(first.expiresAt) - app.deps.clock.now().getTime();
-    const expiry = setTimeout(() => void look(), Math.max(0, untilExpiry) + 50);
-    const heartbeat = setInterval(() => stream.write(": keep-alive\n\n"), HEARTBEAT_MS);
-    function finish() {
-      if (done) return;
-      done = true;
-      unwatch();
-      clearTimeout(expiry);
-      clearInterval(heartbeat);
-      release?.();
-      stream.end();
-    }
-    reply.raw.on("close", finish);
-    stream.write(sseEvent("live", first));
-    // A verification between the first look and the watch would otherwise be missed.
-    void look();
-    return reply.send(stream);
+    return reply.send(stream.body);
   });
 
   app.options("/verify", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) =>

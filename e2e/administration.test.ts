@@ -315,7 +315,7 @@ describe("administration", () => {
     );
     await invite.getByLabel("Employer email").fill(`new@fresh-${tag}.test`);
     await invite.getByRole("button", { name: "Generate access code" }).click();
-    await invite.getByRole("alert").filter({ hasText: MESSAGES.adminCodeFailed }).waitFor();
+    await invite.getByRole("alert").filter({ hasText: MESSAGES.accessCodeFailed }).waitFor();
 
     // Domain deactivation: blank is refused here; a failed call falls back to the spec's text.
     const domainForm = page.getByRole("region", { name: "Deactivate Users by Email Domain" });

@@ -7,8 +7,7 @@ import { emailSchema } from "./validation";
 export const ADMIN_MESSAGES = {
   webmailRefused:
     "Employer accounts need a company email address; public webmail addresses (such as gmail.com or outlook.com) are not accepted.",
-  organisationExists: "An organisation with this email domain is already registered.",
-  invitationSent: "Invitation sent.",
+  invitationSent: (email: string) => `An invitation with this code was emailed to ${email}.`,
   pendingNotFound: "No pending employer account with that id.",
   emailNotVerifiedYet: "This employer has not verified their email address yet.",
   accountActivated: "Account activated.",

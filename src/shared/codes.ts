@@ -25,10 +25,22 @@ export type VerifyAnswer = { verified: true; caller: ClientInfo } | { verified: 
 /** What `POST /api/verify` accepts in `words`: longer input is refused 400 before any look-up. */
 export const VERIFY_WORDS_MAX_LENGTH = 200;
 
+/**
+ * What a look-up can answer, written once: the server sends these, and the widget shows the same words
+ * when it has no answer to show (defined here, not in MESSAGES, because the widget carries this module).
+ */
+export const LOOKUP_TEXT = {
+  /** the spec's text for a code that does not verify (MESSAGES.codeNotVerified) */
+  notVerified:
+    "This code is not valid. The caller may not be who they claim to be: do not share personal details, and call the organisation back on its official number.",
+  tooMany: "Too many look-ups from your network. Please try again later.",
+  unavailable: "Verification is unavailable right now. Please try again in a moment.",
+} as const;
+
 /** Texts of this feature that are not in the spec (the spec's own are in MESSAGES). */
 export const CODES_TEXT = {
-  tooManyLookups: "Too many look-ups from your network. Please try again later.",
-  verifyUnavailable: "Verification is unavailable right now. Please try again in a moment.",
+  tooManyLookups: LOOKUP_TEXT.tooMany,
+  verifyUnavailable: LOOKUP_TEXT.unavailable,
   generateUnavailable: "Could not create a code right now. Please try again.",
   wordsRequired: "Enter the three words the caller gave you.",
   wordsTooLong: `The words must be at most ${VERIFY_WORDS_MAX_LENGTH} characters.`,
@@ -55,7 +67,6 @@ export const CODES_TEXT = {
   loaderSnippetTitle: "Recommended: loader with retries",
   loaderSnippetHelp: "Loads the widget, retrying if the network fails, and shows a message if it cannot load.",
   copyButton: "Copy",
-  copyFailed: "Copy failed: select the text and copy it by hand.",
   domainLockNote:
     "The widget only verifies callers from your organisation when it runs on your website (your e-mail domain, your website's host, or their subdomains, over https).",
 
@@ -71,10 +82,10 @@ export const WIDGET_TEXT = {
   button: "Verify",
   checking: "Checking...",
   verified: (name: string, company: string) => (company ? `Verified: ${name} from ${company}` : `Verified: ${name}`),
-  notVerified: "This code is not valid. The caller may not be who they claim to be: do not share personal details.",
-  tooMany: "Too many look-ups, try later.",
+  notVerified: LOOKUP_TEXT.notVerified,
+  tooMany: LOOKUP_TEXT.tooMany,
   threeWords: "Enter exactly three words.",
-  unavailable: "Verification is unavailable right now. Please try again later.",
+  unavailable: LOOKUP_TEXT.unavailable,
 } as const;
 
 /** Where the widget mounts when its script tag names no target. */

@@ -1,3 +1,5 @@
+import { LOOKUP_TEXT } from "./codes";
+
 /** User-facing texts. The spec's texts (§5, §8) are exact; keep them byte for byte. */
 export const MESSAGES = {
   // spec §5
@@ -13,7 +15,8 @@ export const MESSAGES = {
   generateWordsFailed: "Failed to generate words",
   logoutFailed: "Logout failed",
   activateFailedPrefix: "Failed to activate account: ",
-  adminCodeFailed: "Failed to generate access code. Please try again.",
+  /** the spec's text for both the admin's employer code and the employer's access code */
+  accessCodeFailed: "Failed to generate access code. Please try again.",
   deactivateEmployerFailedPrefix: "Failed to deactivate employer: ",
   deactivationFailed: "Deactivation failed",
   sendResetFailed: "Failed to send reset email",
@@ -28,6 +31,8 @@ export const MESSAGES = {
   followEmailLink: "Please follow the link sent to your email.",
   employerActivated: "Employer account activated!",
   copied: "Copied!",
+  /** when the clipboard refuses (not in the spec, which only has "Copied!") */
+  copyFailed: "Copy failed: select the text and copy it by hand.",
   checkingAccess: "Checking access...",
   noActiveCode: "No active code",
   noAccessCodeData: "No access code data.",
@@ -56,8 +61,7 @@ export const MESSAGES = {
   bodyTooLarge: "The request body is too large (1 MB at most).",
   unsupportedMediaType: "Send the request body as application/json.",
   internalError: "Something went wrong on our side. Please try again.",
-  codeNotVerified:
-    "This code is not valid. The caller may not be who they claim to be: do not share personal details, and call the organisation back on its official number.",
+  codeNotVerified: LOOKUP_TEXT.notVerified,
   // web app: the login page's notices after an e-mail verification link
   emailVerified: "Your email is verified. You can now log in.",
   emailVerifiedPending:

@@ -355,7 +355,7 @@ describe("employer invitations and employer sign-up", () => {
     const { browser: admin } = await signInAdmin(t);
     const third = await admin.post("/api/admin/generate-employer-access-code", { email: `c@${domain}` });
     expect(third.statusCode).toBe(409);
-    expect(third.json().message).toBe(ADMIN_MESSAGES.organisationExists);
+    expect(third.json().message).toBe(ONBOARDING_MESSAGES.organisationExists);
   });
 
   it("an invitation is used up once even under concurrent registrations", async () => {

@@ -22,11 +22,7 @@ export function CopyableValue({ label, value }: CopyableValueProps) {
         <span className="visually-hidden"> {label.toLowerCase()}</span>
       </button>
       <span className="visually-hidden" role="status">
-        {state === "copied"
-          ? `${label} copied.`
-          : state === "failed"
-            ? "Could not copy: select the text and copy it."
-            : ""}
+        {state === "copied" ? `${label} copied.` : state === "failed" ? MESSAGES.copyFailed : ""}
       </span>
     </div>
   );

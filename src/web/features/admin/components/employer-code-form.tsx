@@ -1,4 +1,4 @@
-import { generateEmployerCodeBody } from "@shared/admin";
+import { ADMIN_MESSAGES, generateEmployerCodeBody } from "@shared/admin";
 import { MESSAGES } from "@shared/messages";
 import { CopyableValue } from "@web/components/ui/copyable-value";
 import { FormError } from "@web/components/ui/form-error";
@@ -27,7 +27,7 @@ export function EmployerCodeForm({ onGenerated }: { onGenerated(): void }) {
         setEmail("");
         onGenerated();
       },
-      { failed: MESSAGES.adminCodeFailed },
+      { failed: MESSAGES.accessCodeFailed },
     );
   }
 
@@ -57,7 +57,7 @@ export function EmployerCodeForm({ onGenerated }: { onGenerated(): void }) {
           {result && (
             <div className="code-result">
               <CopyableValue label="Access Code" value={result.code} />
-              <p className="muted">An invitation with this code was emailed to {result.email}.</p>
+              <p className="muted">{ADMIN_MESSAGES.invitationSent(result.email)}</p>
             </div>
           )}
         </div>

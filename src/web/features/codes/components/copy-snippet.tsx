@@ -28,7 +28,7 @@ export function CopySnippet({ title, help, code }: CopySnippetProps) {
         <code>{code}</code>
       </pre>
       <p className="visually-hidden" role="status">
-        {state === "copied" ? `${title}: ${MESSAGES.copied}` : state === "failed" ? CODES_TEXT.copyFailed : ""}
+        {state === "copied" ? `${title}: ${MESSAGES.copied}` : state === "failed" ? MESSAGES.copyFailed : ""}
       </p>
     </section>
   );

@@ -26,7 +26,7 @@ export function GenerateCodeForm({ onDone }: { onDone(): void | Promise<void> })
       failed: (err) =>
         err instanceof ApiError && err.status === 409
           ? (err.serverMessage ?? MESSAGES.activeCodeExists)
-          : MESSAGES.adminCodeFailed,
+          : MESSAGES.accessCodeFailed,
     });
     await onDone();
   }

@@ -29,18 +29,22 @@ export const VERIFY_WORDS_MAX_LENGTH = 200;
  * What a look-up can answer, written once: the server sends these, and the widget shows the same words
  * when it has no answer to show (defined here, not in MESSAGES, because the widget carries this module).
  */
+const NOT_VERIFIED =
+  "This code is not valid. The caller may not be who they claim to be: do not share personal details, and call the organisation back on its official number.";
+const TOO_MANY_LOOKUPS = "Too many look-ups from your network. Please try again later.";
+const VERIFY_UNAVAILABLE = "Verification is unavailable right now. Please try again in a moment.";
+// (plain constants, so that the widget's build can drop CODES_TEXT, which it does not use)
 export const LOOKUP_TEXT = {
   /** the spec's text for a code that does not verify (MESSAGES.codeNotVerified) */
-  notVerified:
-    "This code is not valid. The caller may not be who they claim to be: do not share personal details, and call the organisation back on its official number.",
-  tooMany: "Too many look-ups from your network. Please try again later.",
-  unavailable: "Verification is unavailable right now. Please try again in a moment.",
+  notVerified: NOT_VERIFIED,
+  tooMany: TOO_MANY_LOOKUPS,
+  unavailable: VERIFY_UNAVAILABLE,
 } as const;
 
 /** Texts of this feature that are not in the spec (the spec's own are in MESSAGES). */
 export const CODES_TEXT = {
-  tooManyLookups: LOOKUP_TEXT.tooMany,
-  verifyUnavailable: LOOKUP_TEXT.unavailable,
+  tooManyLookups: TOO_MANY_LOOKUPS,
+  verifyUnavailable: VERIFY_UNAVAILABLE,
   generateUnavailable: "Could not create a code right now. Please try again.",
   wordsRequired: "Enter the three words the caller gave you.",
   wordsTooLong: `The words must be at most ${VERIFY_WORDS_MAX_LENGTH} characters.`,
@@ -82,10 +86,10 @@ export const WIDGET_TEXT = {
   button: "Verify",
   checking: "Checking...",
   verified: (name: string, company: string) => (company ? `Verified: ${name} from ${company}` : `Verified: ${name}`),
-  notVerified: LOOKUP_TEXT.notVerified,
-  tooMany: LOOKUP_TEXT.tooMany,
+  notVerified: NOT_VERIFIED,
+  tooMany: TOO_MANY_LOOKUPS,
   threeWords: "Enter exactly three words.",
-  unavailable: LOOKUP_TEXT.unavailable,
+  unavailable: VERIFY_UNAVAILABLE,
 } as const;
 
 /** Where the widget mounts when its script tag names no target. */

@@ -39,8 +39,9 @@ grep -q "Sources changed\|No build yet" "$work/server.log" && fail "npm start re
 kill -TERM -- "-$server"
 wait "$server" || true
 server=""
+# npm may exit before the server it started has logged the signal and finished closing: give it up to 10 s.
+for _ in $(seq 1 20); do grep -q "SIGTERM received" "$work/server.log" && break; sleep 0.5; done
 grep -q "SIGTERM received" "$work/server.log" || fail "the server did not receive SIGTERM"
-# npm may exit before the server it started has finished closing: give the server up to 10 s.
 for _ in $(seq 1 20); do [ -e "$DATA_DIR/db.lock" ] || break; sleep 0.5; done
 [ ! -e "$DATA_DIR/db.lock" ] || fail "the server did not close its database on SIGTERM"
 

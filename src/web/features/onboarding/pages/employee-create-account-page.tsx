@@ -19,7 +19,8 @@ import "../onboarding.css";
 /** This form's own fields; the passwords, terms and form error come with the sign-up form. */
 type EmployeeField = "email" | "fullName";
 
-const PASSWORD_HINT = "At least 8 characters, with a capital letter and a special character such as ! or #.";
+const PASSWORD_HINT =
+  "At least 8 characters, with a capital letter and a special character such as ! or # (a space does not count).";
 
 /** Employee registration; reachable only from a valid employee access code (navigation state). */
 export function EmployeeCreateAccountPage() {

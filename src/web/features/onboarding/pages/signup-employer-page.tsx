@@ -18,7 +18,8 @@ import "../onboarding.css";
 /** This form's own fields; the passwords, terms and form error come with the sign-up form. */
 type EmployerField = "fullName" | "companyName" | "website";
 
-const PASSWORD_HINT = "At least 8 characters, with an uppercase letter and a special character such as ! or #.";
+const PASSWORD_HINT =
+  "At least 8 characters, with an uppercase letter and a special character such as ! or # (a space does not count).";
 
 /** Employer account form; reachable only from a valid Admin access code (navigation state). */
 export function SignupEmployerPage() {

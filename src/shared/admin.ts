@@ -7,6 +7,8 @@ import { emailSchema } from "./validation";
 export const ADMIN_MESSAGES = {
   webmailRefused:
     "Employer accounts need a company email address; public webmail addresses (such as gmail.com or outlook.com) are not accepted.",
+  emailNotVerifiedTag: "E-mail not verified",
+  activateAfterVerification: "Can be activated once the e-mail is verified",
   invitationSent: (email: string) => `An invitation with this code was emailed to ${email}.`,
   pendingNotFound: "No pending employer account with that id.",
   emailNotVerifiedYet: "This employer has not verified their email address yet.",
@@ -119,6 +121,8 @@ export const accountRecord = z.object({
   organisationId: z.number().nullable(),
   /** whether the website's host is one of the organisation's verified sites (or under one) */
   websiteVerified: z.boolean(),
+  /** whether the account's e-mail address is verified (a pending employer may still be waiting for it) */
+  emailVerified: z.boolean(),
 });
 export type AccountRecord = z.infer<typeof accountRecord>;
 

@@ -78,6 +78,7 @@ describe("admin API", () => {
       expect(Object.keys(mine[0] ?? {}).sort()).toEqual([
         "companyName",
         "email",
+        "emailVerified",
         "fullName",
         "id",
         "organisationId",

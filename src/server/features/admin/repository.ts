@@ -12,6 +12,7 @@ const accountColumns = {
   website: sql<string>`coalesce(${organisations.website}, '')`,
   organisationId: users.organisationId,
   /** whether a verified site of the organisation is the website's host or a parent of it */
+  emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
   websiteVerified: sql<boolean>`exists (
     select 1 from ${organisationSites} s
     where s.organisation_id = ${organisations.id} and s.status = 'verified'
@@ -20,13 +21,14 @@ const accountColumns = {
 };
 
 /**
- * Employer accounts (superusers) in one state. Pending ones are listed only once their e-mail is verified:
- * an admin should not activate an address nobody has proven to own.
+ * Employer accounts (superusers) in one state. Pending ones are listed whether or not their e-mail is
+ * verified yet (`emailVerified` says which): the admin sees who is waiting, and activation itself still
+ * needs a verified address.
  */
 function employerFilter(state: "pending" | "active", q: string | undefined): SQL | undefined {
   const base =
     state === "pending"
-      ? and(eq(users.role, "superuser"), eq(users.status, "pending"), isNotNull(users.emailVerifiedAt))
+      ? and(eq(users.role, "superuser"), eq(users.status, "pending"))
       : and(eq(users.role, "superuser"), eq(users.status, "active"));
   if (!q) return base;
   const pattern = containsPattern(q);

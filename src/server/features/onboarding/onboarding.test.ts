@@ -318,12 +318,13 @@ describe("employer invitations and employer sign-up", () => {
     expect(everything).not.toContain(GOOD_PASSWORD);
   });
 
-  it("lists pending employers only once their e-mail is verified; activating an unverified one is a 409", async () => {
+  it("lists pending employers marked by whether their e-mail is verified; activating an unverified one is a 409", async () => {
     const { user } = await createEmployer(t, { status: "pending", verified: false });
+    const { user: ready } = await createEmployer(t, { status: "pending" });
     const { browser: admin } = await signInAdmin(t);
-    expect((await admin.get("/api/admin/pending-accounts")).json()).not.toContainEqual(
-      expect.objectContaining({ id: user.id }),
-    );
+    const pending = (await admin.get("/api/admin/pending-accounts")).json();
+    expect(pending).toContainEqual(expect.objectContaining({ id: user.id, emailVerified: false }));
+    expect(pending).toContainEqual(expect.objectContaining({ id: ready.id, emailVerified: true }));
     const res = await admin.post(`/api/admin/activate-account/${user.id}`);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(ADMIN_MESSAGES.emailNotVerifiedYet);

@@ -1,4 +1,4 @@
-import type { AccountRecord } from "@shared/admin";
+import { type AccountRecord, ADMIN_MESSAGES } from "@shared/admin";
 import { UI_TIMING } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { countCaption, DataTable } from "@web/components/ui/data-table";
@@ -59,19 +59,33 @@ export function PendingAccounts({ accounts, loading, failed, onActivated }: Pend
         row={(account) => (
           <tr key={account.id}>
             <th scope="row">{account.fullName}</th>
-            <td>{account.email}</td>
+            <td>
+              {account.email}
+              {!account.emailVerified && (
+                <>
+                  {" "}
+                  <span className="website-proof__status website-proof__status--no">
+                    {ADMIN_MESSAGES.emailNotVerifiedTag}
+                  </span>
+                </>
+              )}
+            </td>
             <td>{account.companyName}</td>
             <td>
               <WebsiteProof account={account} />
             </td>
             <td>
-              <RowActionButton
-                label="Activate"
-                subject={account.fullName}
-                variant="primary"
-                busy={action.busyId === account.id}
-                onClick={() => void activate(account)}
-              />
+              {account.emailVerified ? (
+                <RowActionButton
+                  label="Activate"
+                  subject={account.fullName}
+                  variant="primary"
+                  busy={action.busyId === account.id}
+                  onClick={() => void activate(account)}
+                />
+              ) : (
+                <span className="muted">{ADMIN_MESSAGES.activateAfterVerification}</span>
+              )}
             </td>
           </tr>
         )}

@@ -288,6 +288,7 @@ describe("employer invitations and employer sign-up", () => {
       organisationId: user?.organisationId,
       // a website outside the e-mail domain is not proved by the e-mail
       websiteVerified: false,
+      emailVerified: true,
     });
 
     const activated = await admin.post(`/api/admin/activate-account/${user?.id}`);

@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = {
   forgotPassword: "auth.forgot-password",
   resetPassword: "auth.reset-password",
   verifyEmail: "auth.verify-email",
+  resendVerification: "auth.resend-verification",
   validateEmployerCode: "onboarding.validate-employer-code",
   registerEmployer: "onboarding.register-employer",
   validateAccessCode: "onboarding.validate-access-code",

@@ -20,6 +20,9 @@ export const verify2faBody = z.object({
 
 export const forgotPasswordBody = z.object({ email: emailSchema });
 
+/** `POST /api/auth/resend-verification` */
+export const resendVerificationBody = z.object({ email: emailSchema });
+
 export const resetPasswordBody = z.object({
   token: z
     .string({ error: "The reset link is missing its token." })

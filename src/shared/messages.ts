@@ -46,6 +46,8 @@ export const MESSAGES = {
   emailNotVerified: "Please verify your email address first: we have sent a new verification link to your inbox.",
   tooManyAttempts: "Too many attempts. Please wait and try again.",
   resetLinkSent: "If an account exists for that email, we have sent a password reset link.",
+  resendVerification: "Resend verification e-mail",
+  verificationResent: "If an account with that email is waiting for verification, we have sent it a new link.",
   passwordReset: "Your password has been reset. You can now sign in.",
   invalidResetLink: "This password reset link is invalid or has expired.",
   invalidVerificationLink: "This verification link is invalid or has expired.",

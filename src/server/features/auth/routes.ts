@@ -5,6 +5,7 @@ import type { App } from "@server/types";
 import { messageAnswer } from "@shared/answers";
 import {
   forgotPasswordBody,
+  resendVerificationBody,
   loginBody,
   publicConfigAnswer,
   resetPasswordBody,
@@ -48,6 +49,12 @@ export default async function authRoutes(app: App) {
     "/auth/forgot-password",
     { schema: { body: forgotPasswordBody, response: { 200: messageAnswer } } },
     async (request) => auth.forgotPassword(app.deps, request.actor, request.body),
+  );
+
+  app.post(
+    "/auth/resend-verification",
+    { schema: { body: resendVerificationBody, response: { 200: messageAnswer } } },
+    async (request) => auth.resendVerificationEmail(app.deps, request.actor, request.body),
   );
 
   app.post(

@@ -235,6 +235,31 @@ async function resendVerification(deps: Deps, user: repo.UserRow, now: Date) {
   }
 }
 
+/**
+ * "Resend verification e-mail": a new link for an account whose e-mail is not verified yet. The answer
+ * is the same for every address and comes before any mail work, so it tells nothing about accounts;
+ * at most 10 asks per IP and 3 mails per account in 15 minutes. Earlier links stay valid until they expire.
+ */
+export async function resendVerificationEmail(deps: Deps, actor: Actor, input: { email: string }) {
+  const now = deps.clock.now();
+  const ip = await deps.limits.hit(`verify-resend:ip:${actor.clientKey}`, FORGOT_PER_IP.limit, FORGOT_PER_IP.windowMs, now);
+  if (!ip.allowed) throw authErrors.tooManyAttempts(ip.retryAfterSeconds);
+  void (async () => {
+    const user = await repo.findUserByEmail(deps.db, input.email);
+    const waiting = user && !user.emailVerifiedAt && user.status !== "deactivated";
+    if (waiting) await resendVerification(deps, user, now);
+    await deps.audit.record({
+      action: AUDIT_ACTIONS.resendVerification,
+      outcome: waiting ? "success" : "failure",
+      actorId: user?.id,
+      actorEmail: input.email,
+      organisationId: user?.organisationId,
+      ip: actor.ip,
+    });
+  })().catch((err) => deps.log.error({ err, requestId: actor.requestId }, "verification mail failed"));
+  return { message: MESSAGES.verificationResent };
+}
+
 /** Marks the e-mail verified; an employer stays pending until an admin activates it. */
 export async function verifyEmail(deps: Deps, actor: Actor, input: { email: string; token: string }) {
   const { email, token } = input;

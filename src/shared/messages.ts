@@ -47,6 +47,7 @@ export const MESSAGES = {
   tooManyAttempts: "Too many attempts. Please wait and try again.",
   resetLinkSent: "If an account exists for that email, we have sent a password reset link.",
   resendVerification: "Resend verification e-mail",
+  verificationResendFailed: "Could not send a new link. Please try again in a few minutes.",
   verificationResent: "If an account with that email is waiting for verification, we have sent it a new link.",
   passwordReset: "Your password has been reset. You can now sign in.",
   invalidResetLink: "This password reset link is invalid or has expired.",

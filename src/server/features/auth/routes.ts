@@ -5,9 +5,9 @@ import type { App } from "@server/types";
 import { messageAnswer } from "@shared/answers";
 import {
   forgotPasswordBody,
-  resendVerificationBody,
   loginBody,
   publicConfigAnswer,
+  resendVerificationBody,
   resetPasswordBody,
   roleAnswer,
   verify2faBody,

@@ -242,7 +242,12 @@ async function resendVerification(deps: Deps, user: repo.UserRow, now: Date) {
  */
 export async function resendVerificationEmail(deps: Deps, actor: Actor, input: { email: string }) {
   const now = deps.clock.now();
-  const ip = await deps.limits.hit(`verify-resend:ip:${actor.clientKey}`, FORGOT_PER_IP.limit, FORGOT_PER_IP.windowMs, now);
+  const ip = await deps.limits.hit(
+    `verify-resend:ip:${actor.clientKey}`,
+    FORGOT_PER_IP.limit,
+    FORGOT_PER_IP.windowMs,
+    now,
+  );
   if (!ip.allowed) throw authErrors.tooManyAttempts(ip.retryAfterSeconds);
   void (async () => {
     const user = await repo.findUserByEmail(deps.db, input.email);

@@ -1,9 +1,11 @@
 import { type Role, SIGN_IN } from "@shared/constants";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import { landingFor, paths } from "@shared/paths";
 import { FormError } from "@web/components/ui/form-error";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
+import { ResendVerification } from "@web/components/ui/resend-verification";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
 import { errorMessage } from "@web/lib/api";
@@ -176,6 +178,7 @@ export function LoginPage() {
         />
         <SubmitButton busy={form.busy}>Log In</SubmitButton>
         <FormError form={form} />
+        {form.errorCode === ERROR_CODES.emailNotVerified && email.trim() && <ResendVerification email={email} />}
         <p className="form__aside">
           <Link to={paths.forgotPassword}>Forgot your password?</Link>
         </p>

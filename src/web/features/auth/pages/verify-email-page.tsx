@@ -2,6 +2,7 @@ import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
+import { ResendVerification } from "@web/components/ui/resend-verification";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { authApi } from "../api";
@@ -49,6 +50,7 @@ export function VerifyEmailPage() {
             <p>
               Open the link from your most recent verification email, or go to <Link to={paths.login}>Log In</Link>.
             </p>
+            {email && <ResendVerification email={email} />}
           </>
         )}
       </div>

@@ -1,6 +1,7 @@
 import { TOKEN_LIFETIME } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
+import { ResendVerification } from "@web/components/ui/resend-verification";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 
@@ -19,6 +20,8 @@ export function SignupDone({ email }: { email: string }) {
         {TOKEN_LIFETIME.emailVerificationMs / 3_600_000} hours. After you verify, you can{" "}
         <Link to={paths.login}>log in</Link>.
       </p>
+      <p className="muted">No e-mail after a few minutes? Check your spam folder, or ask for a new link.</p>
+      <ResendVerification email={email} />
     </div>
   );
 }

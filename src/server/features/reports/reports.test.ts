@@ -180,7 +180,7 @@ describe("GET /api/employer/reports", () => {
     expect((await browser.get("/api/admin/reports")).statusCode).toBe(403);
     const { browser: employee } = await signedInEmployee(t);
     expect((await employee.get("/api/employer/reports")).statusCode).toBe(403);
-    expect((await employee.get("/api/employer/reports/export")).statusCode).toBe(403);
+    expect((await employee.get("/api/employer/reports.csv")).statusCode).toBe(403);
     const anonymous = await t.app.inject({ method: "GET", url: "/api/employer/reports" });
     expect(anonymous.statusCode).toBe(401);
   });
@@ -191,7 +191,7 @@ describe("GET /api/employer/reports", () => {
       { callerNumber: '=HYPERLINK("http://evil")', claimedName: '+"quoted"', note: "@SUM(1)" },
       { origin: `https://${org.domain}` },
     );
-    const res = await browser.get("/api/employer/reports/export");
+    const res = await browser.get("/api/employer/reports.csv");
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^text\/csv/);
     expect(res.headers["content-disposition"]).toContain("attachment");

@@ -44,7 +44,7 @@ export default async function reportsRoutes(app: App) {
   );
 
   app.get(
-    "/employer/reports/export",
+    "/employer/reports.csv",
     { preValidation: dashboard, schema: { querystring: organisationQuery } },
     async (request, reply) => {
       const csv = await reports.organisationReportsCsv(app.deps, request.actor, request.query);

@@ -10,7 +10,7 @@ export function ReportedCalls({ refreshKey }: { refreshKey: number }) {
       <p className="muted">{REPORTS_TEXT.employerIntro}</p>
       <ReportsTable label={REPORTS_TEXT.employerTitle} reports={reports} />
       <p>
-        <a className="button button--secondary" href="/api/employer/reports/export" download>
+        <a className="button button--secondary" href="/api/employer/reports.csv" download>
           {REPORTS_TEXT.export}
         </a>
       </p>

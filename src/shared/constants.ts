@@ -33,6 +33,9 @@ export const SIGN_IN = {
   wrongCodeIpWindowMs: 15 * MINUTE,
 } as const;
 
+/** The non-secret cookie that tells the web app a session cookie is there (so it may ask whoami). */
+export const SIGNED_IN_HINT = "cp_signed_in";
+
 export const SESSION = {
   idleMs: 30 * MINUTE,
   absoluteMs: 12 * HOUR,

@@ -4,7 +4,7 @@ import { hmac, randomToken, safeEqual, sha256 } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { ipKey } from "@server/lib/ip";
 import { cleanUserAgent } from "@shared/account";
-import { SESSION } from "@shared/constants";
+import { SESSION, SIGNED_IN_HINT } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -15,6 +15,12 @@ import fp from "fastify-plugin";
  * with Secure, path / and no Domain, so no subdomain or plain-http page can plant or overwrite it.
  */
 export const sessionCookieName = (secure: boolean) => (secure ? "__Host-cp_session" : "cp_session");
+
+/**
+ * A hint for the web app, readable by scripts: "1" while this browser holds a session cookie. It is no
+ * credential (the session cookie is); it only spares a signed-out visitor's pages the whoami call
+ * that would answer 401. Set and cleared with the session cookie.
+ */
 export const CSRF_COOKIE = "XSRF-TOKEN";
 export const CSRF_HEADER = "x-xsrf-token";
 
@@ -75,6 +81,8 @@ export default fp(
       request.clientKey = ipKey(request.ip);
       if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
       const token = request.cookies[sessionCookieName(config.secureCookies)];
+      // The session cookie is gone (expired in the browser) but the hint stayed: clear the hint.
+      if (!token && request.cookies[SIGNED_IN_HINT]) clearSessionCookie(request, reply);
       if (token) {
         const now = clock.now();
         const hash = sha256(token);
@@ -145,6 +153,15 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
     secure: config.secureCookies,
     maxAge: SESSION.absoluteMs / 1000,
   });
+  // A hint for the web app, readable by scripts: no credential (the session cookie is), it only spares a
+  // signed-out visitor's pages the whoami call that would answer 401. Set and cleared with the session.
+  reply.setCookie(SIGNED_IN_HINT, "1", {
+    path: "/",
+    httpOnly: false,
+    sameSite: "lax",
+    secure: config.secureCookies,
+    maxAge: SESSION.absoluteMs / 1000,
+  });
   request.sessionHash = hash;
   issueCsrfCookie(request, reply, hash);
 }
@@ -161,4 +178,5 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply) {
 function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
   const secure = request.server.deps.config.secureCookies;
   reply.clearCookie(sessionCookieName(secure), { path: "/", httpOnly: true, sameSite: "lax", secure });
+  reply.clearCookie(SIGNED_IN_HINT, { path: "/", httpOnly: false, sameSite: "lax", secure });
 }

@@ -1,5 +1,5 @@
 import type { roleAnswer } from "@shared/auth";
-import { ROLES, type Role, UI_TIMING } from "@shared/constants";
+import { ROLES, type Role, SIGNED_IN_HINT, UI_TIMING } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
 import {
@@ -41,7 +41,14 @@ function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);
 }
 
+/** Whether the server's signed-in hint cookie is there: without it there is no session to ask about. */
+function mayBeSignedIn(): boolean {
+  return document.cookie.split(";").some((part) => part.trim().startsWith(`${SIGNED_IN_HINT}=`));
+}
+
 async function whoami(): Promise<Role | null> {
+  // A signed-out visitor's pages do not ask (whoami would answer 401, an error in the console).
+  if (!mayBeSignedIn()) return null;
   try {
     const answer = await api.get<z.infer<typeof roleAnswer>>("/api/auth/whoami", {
       headers: { "Cache-Control": "no-cache" },

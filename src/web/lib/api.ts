@@ -86,10 +86,13 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
 
 /**
  * Calls the API: same-origin cookies, JSON in and out, the CSRF cookie echoed in a header
- * on unsafe methods. A 403 for a stale CSRF token is retried once, since the server sends
- * a fresh token cookie with that answer. Resolves to the parsed JSON body (undefined if empty).
+ * on unsafe methods (fetched first when there is none). A 403 for a stale CSRF token is retried
+ * once, since the server sends a fresh token cookie with that answer. Resolves to the parsed JSON body (undefined if empty).
  */
 export async function request<T = unknown>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  // No CSRF cookie yet (a first visit): any API answer sets one, so read the public config first
+  // rather than send a request bound to be refused (a 403 in the console).
+  if (method !== "GET" && !readCookie(CSRF_COOKIE)) await send("GET", "/api/public-config", {}).catch(() => {});
   let response = await send(method, path, options);
   let body = await readBody(response);
   if (response.status === 403 && method !== "GET" && textOf(body, "code") === ERROR_CODES.csrfFailed) {

@@ -92,7 +92,11 @@ export function ModalDialog({ open, onClose, title, doneLabel = "Close", childre
           Close
         </button>
       </div>
-      <div className="modal__body">{children}</div>
+      {/* Focusable, so that keyboard users can scroll a long text */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard */}
+      <div className="modal__body" tabIndex={0}>
+        {children}
+      </div>
       <div className="modal__footer">
         <button type="button" className="button button--primary" onClick={() => dialog.current?.close()}>
           {doneLabel}

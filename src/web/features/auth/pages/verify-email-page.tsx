@@ -22,7 +22,8 @@ export function VerifyEmailPage() {
     if (started.current) return;
     started.current = true;
     if (!complete) {
-      console.error("Email verification link is missing its email or token.");
+      // The spec logs this; a warning, not an error: the page itself explains it to the visitor.
+      console.warn("Email verification link is missing its email or token.");
       return;
     }
     authApi.verifyEmail(email, token).then(

@@ -24,7 +24,8 @@ export function CopySnippet({ title, help, code }: CopySnippetProps) {
         </button>
       </div>
       <p className="muted">{help}</p>
-      <pre className="snippet__code">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard */}
+      <pre className="snippet__code" tabIndex={0}>
         <code>{code}</code>
       </pre>
       <p className="visually-hidden" role="status">

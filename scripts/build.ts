@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build as esbuild } from "esbuild";
 import { build as viteBuild } from "vite";
+import { FIRST_LOAD_BUDGET_BYTES, firstLoad } from "./first-load";
 
 /**
  * The production build, into dist/: the web app (Vite) and the widget in dist/web, each text file also
@@ -26,6 +27,15 @@ rmSync(path.join(dist, "build-stamp"), { force: true });
 
 await viteBuild({ configFile: path.join(root, "vite.config.ts"), configLoader: "runner", logLevel: "warn" });
 await import("./build-widget");
+
+// The first load of a public page: the home page's must stay within budget (the build fails otherwise).
+const loads = firstLoad(webOut);
+console.log(`first-load JS, gzip: ${loads.map((l) => `${l.page} ${(l.bytes / 1024).toFixed(1)} KB`).join(", ")}`);
+const home = loads.find((l) => l.page === "/");
+if (!home || home.bytes > FIRST_LOAD_BUDGET_BYTES) {
+  console.error(`the home page's first load is over its ${FIRST_LOAD_BUDGET_BYTES / 1024} KB gzip budget`);
+  process.exit(1);
+}
 
 rmSync(serverOut, { recursive: true, force: true });
 await esbuild({

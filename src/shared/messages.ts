@@ -1,4 +1,5 @@
 import { LOOKUP_TEXT } from "./codes";
+import { SHELL_TEXT } from "./shell-texts";
 
 /** User-facing texts. The spec's texts (§5, §8) are exact; keep them byte for byte. */
 export const MESSAGES = {
@@ -13,7 +14,7 @@ export const MESSAGES = {
   twoFactorFailed: "2FA failed",
   tooManyCodes: "Too many codes generated. Please wait and try again.",
   generateWordsFailed: "Failed to generate words",
-  logoutFailed: "Logout failed",
+  logoutFailed: SHELL_TEXT.logoutFailed,
   activateFailedPrefix: "Failed to activate account: ",
   /** the spec's text for both the admin's employer code and the employer's access code */
   accessCodeFailed: "Failed to generate access code. Please try again.",
@@ -27,13 +28,13 @@ export const MESSAGES = {
   employerDashboardLoadFailed: "Failed to load dashboard data. Please try again.",
   deactivateEmployeeFailed: "Failed to deactivate employee.",
   widgetLoadFailed: "Failed to load verification widget. Please refresh the page or check your network connection.",
-  notAuthorizedForPage: "You are not authorized to access this page.",
+  notAuthorizedForPage: SHELL_TEXT.notAuthorizedForPage,
   followEmailLink: "Please follow the link sent to your email.",
   employerActivated: "Employer account activated!",
   copied: "Copied!",
   /** when the clipboard refuses (not in the spec, which only has "Copied!") */
   copyFailed: "Copy failed: select the text and copy it by hand.",
-  checkingAccess: "Checking access...",
+  checkingAccess: SHELL_TEXT.checkingAccess,
   noActiveCode: "No active code",
   noAccessCodeData: "No access code data.",
 

@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router/dom";
-import { router } from "./app/router";
+import { BrowserRouter } from "react-router";
+import { AppRoutes } from "./app/router";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -9,6 +9,8 @@ if (!root) throw new Error("index.html has no #root element");
 
 createRoot(root).render(
   <StrictMode>
-    <RouterProvider router={router} />
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
   </StrictMode>,
 );

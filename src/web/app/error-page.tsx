@@ -1,11 +1,9 @@
 import { paths } from "@shared/paths";
-import { useRouteError } from "react-router";
+import { Component, type ReactNode } from "react";
 import { useDocumentTitle } from "../lib/use-document-title";
 
 /** Shown when a page fails to render: a way back instead of a blank screen. */
 export function ErrorPage() {
-  const error = useRouteError();
-  console.error(error);
   useDocumentTitle("Something went wrong");
   return (
     <main id="main" className="main">
@@ -20,4 +18,21 @@ export function ErrorPage() {
       </div>
     </main>
   );
+}
+
+/** Catches a render error anywhere below (a page, or a page's code that failed to load) and shows ErrorPage. */
+export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error(error);
+  }
+
+  override render() {
+    return this.state.failed ? <ErrorPage /> : this.props.children;
+  }
 }

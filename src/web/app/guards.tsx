@@ -1,6 +1,6 @@
 import type { Role } from "@shared/constants";
-import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
+import { SHELL_TEXT } from "@shared/shell-texts";
 import type { ReactNode } from "react";
 import { Navigate } from "react-router";
 import { Page } from "../components/ui/page";
@@ -11,7 +11,7 @@ const ANY_ROLE: readonly Role[] = ["admin", "superuser", "client"];
 function CheckingAccess() {
   return (
     <p className="page-status" role="status">
-      {MESSAGES.checkingAccess}
+      {SHELL_TEXT.checkingAccess}
     </p>
   );
 }
@@ -45,7 +45,7 @@ export function SignedInOnly({ children }: { children: ReactNode }) {
     return (
       <Page title="Not authorized" width="narrow">
         <p className="notice notice--error" role="alert">
-          {MESSAGES.notAuthorizedForPage}
+          {SHELL_TEXT.notAuthorizedForPage}
         </p>
       </Page>
     );

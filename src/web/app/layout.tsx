@@ -1,9 +1,10 @@
-import { useEffect, useRef } from "react";
-import { Outlet, ScrollRestoration, useLocation } from "react-router";
+import { Suspense, useEffect, useRef } from "react";
+import { Outlet, useLocation } from "react-router";
 import { NavBar } from "./nav-bar";
 
-/** Focus without scrolling: ScrollRestoration puts the new page at its top, under the sticky header. */
-function focusMain() {
+/** A new page starts at its top, with focus on its content (without scrolling under the sticky header). */
+function showNewPage() {
+  window.scrollTo(0, 0);
   document.getElementById("main")?.focus({ preventScroll: true });
 }
 
@@ -19,7 +20,7 @@ export function Layout() {
       firstRender.current = false;
       return;
     }
-    focusMain();
+    showNewPage();
   }, [location.pathname]);
 
   return (
@@ -29,12 +30,19 @@ export function Layout() {
       </a>
       <NavBar />
       <main id="main" className="main" tabIndex={-1}>
-        <Outlet />
+        <Suspense
+          fallback={
+            <p className="page-status" role="status">
+              Loading…
+            </p>
+          }
+        >
+          <Outlet />
+        </Suspense>
       </main>
       <footer className="site-footer">
         <p>© {new Date().getFullYear()} CallProof. All rights reserved.</p>
       </footer>
-      <ScrollRestoration />
     </div>
   );
 }

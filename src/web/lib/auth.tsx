@@ -1,7 +1,7 @@
 import type { roleAnswer } from "@shared/auth";
 import { ROLES, type Role, SIGNED_IN_HINT, UI_TIMING } from "@shared/constants";
-import { MESSAGES } from "@shared/messages";
 import { paths } from "@shared/paths";
+import { SHELL_TEXT } from "@shared/shell-texts";
 import {
   createContext,
   Fragment,
@@ -112,7 +112,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       await wait(UI_TIMING.logoutRedirectMs);
     } catch (error) {
       failed = true;
-      console.error(MESSAGES.logoutFailed, error);
+      console.error(SHELL_TEXT.logoutFailed, error);
     }
     version.current += 1;
     setRole(null);

@@ -88,6 +88,22 @@ export function NavBar() {
     document.body.style.overflow = "hidden";
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === "Escape") close(true);
+      if (event.key !== "Tab") return;
+      // Focus stays in the menu: Tab from its last control goes to the menu button, Shift+Tab back.
+      const cycle = [
+        menuButton.current,
+        ...(panel.current?.querySelectorAll<HTMLElement>("a[href], button:not([disabled])") ?? []),
+      ].filter((el): el is HTMLElement => el !== null);
+      const first = cycle[0];
+      const last = cycle[cycle.length - 1];
+      const at = document.activeElement;
+      if (!event.shiftKey && (at === last || !cycle.includes(at as HTMLElement))) {
+        event.preventDefault();
+        first?.focus();
+      } else if (event.shiftKey && at === first) {
+        event.preventDefault();
+        last?.focus();
+      }
     };
     // A press outside the panel and its button closes it, like a backdrop.
     const onPointerDown = (event: PointerEvent) => {

@@ -3,8 +3,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "@test/chromium";
 import { buildTestApp, type TestApp } from "@test/helpers";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -82,16 +83,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
 
 /** The machine's Chromium, headless. */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-    ],
-  });
+  return launchChromium();
 }
 
 export const PHONE = { width: 375, height: 800 } as const;

@@ -7,9 +7,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "@test/chromium";
 import { createOrganisation } from "@test/fixtures";
 import { buildTestApp, createUser, GOOD_PASSWORD, type TestApp } from "@test/helpers";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = path.join(root, "docs/screenshots");
@@ -60,16 +61,7 @@ await server.app.inject({
   payload: JSON.stringify({ callerNumber: "+44 20 7946 0123", claimedName: "Globex fraud team", note: "my card PIN" }),
 });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-  ],
-});
+const browser = await launchChromium();
 try {
   await shoot(browser, server, "home", async (page) => {
     await page.goto("/");

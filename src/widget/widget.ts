@@ -44,6 +44,18 @@ a{color:inherit}
 .row .b2{margin-top:0}
 `;
 
+/** POSTs JSON cross-origin without credentials (no cookies go or come back); the answer's JSON, or {}. */
+async function post(url: string, body: object): Promise<{ response: Response; answer: Answer }> {
+  const response = await fetch(url, {
+    method: "POST",
+    mode: "cors",
+    credentials: "omit",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { response, answer: (await response.json().catch(() => ({}))) as Answer };
+}
+
 /** The script element this code runs from; a loader-injected tag is found by its src. */
 function ownScript(): HTMLScriptElement | null {
   const current = document.currentScript as HTMLScriptElement | null;
@@ -142,14 +154,7 @@ function mount(host: HTMLElement, api: string) {
         send.disabled = true;
         say("", REPORT_FORM_TEXT.sending);
         try {
-          const response = await fetch(`${api}/api/reports`, {
-            method: "POST",
-            mode: "cors",
-            credentials: "omit",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify(body),
-          });
-          const answer = (await response.json().catch(() => ({}))) as Answer;
+          const { response, answer } = await post(`${api}/api/reports`, body);
           if (response.ok) {
             const done = el("p", { class: "r ok", role: "status" }, answer.message || REPORT_FORM_TEXT.sent);
             report.replaceWith(done);
@@ -175,14 +180,7 @@ function mount(host: HTMLElement, api: string) {
     button.disabled = true;
     show("", [WIDGET_TEXT.checking]);
     try {
-      const response = await fetch(`${api}/api/verify`, {
-        method: "POST",
-        mode: "cors",
-        credentials: "omit",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ words }),
-      });
-      const answer = (await response.json().catch(() => ({}))) as Answer;
+      const { response, answer } = await post(`${api}/api/verify`, { words });
       if (response.status === 429) show("no", [WIDGET_TEXT.tooMany]);
       else if (response.ok && answer.verified === true && answer.caller) {
         const { fullName = "", companyName = "", website } = answer.caller;

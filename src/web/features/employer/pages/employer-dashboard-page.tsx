@@ -107,45 +107,40 @@ export function EmployerDashboardPage() {
         />
       </section>
 
+      {/* The organisation's own tools: an employer's, not a visiting admin's. */}
       {isSuperuser && (
-        <section className="employer-section" aria-labelledby="reports-title">
-          <h2 id="reports-title">{REPORTS_TEXT.employerTitle}</h2>
-          <ReportedCalls refreshKey={changes} />
-        </section>
-      )}
+        <>
+          <section className="employer-section" aria-labelledby="reports-title">
+            <h2 id="reports-title">{REPORTS_TEXT.employerTitle}</h2>
+            <ReportedCalls refreshKey={changes} />
+          </section>
 
-      {isSuperuser && (
-        <section className="employer-section" aria-labelledby="activity-title">
-          <h2 id="activity-title">{ACTIVITY_TEXT.title}</h2>
-          <p className="muted">{ACTIVITY_TEXT.intro}</p>
-          <ActivityPanel refreshKey={changes} />
-        </section>
-      )}
+          <section className="employer-section" aria-labelledby="activity-title">
+            <h2 id="activity-title">{ACTIVITY_TEXT.title}</h2>
+            <p className="muted">{ACTIVITY_TEXT.intro}</p>
+            <ActivityPanel refreshKey={changes} />
+          </section>
 
-      {isSuperuser && (
-        <section className="employer-section" aria-labelledby="sites-title">
-          <h2 id="sites-title">Sites</h2>
-          <SitesPanel onChanged={changed} />
-        </section>
-      )}
+          <section className="employer-section" aria-labelledby="sites-title">
+            <h2 id="sites-title">Sites</h2>
+            <SitesPanel onChanged={changed} />
+          </section>
 
-      {isSuperuser && (
-        <section className="employer-section" aria-labelledby="webhook-title">
-          <h2 id="webhook-title">{WEBHOOK_TEXT.title}</h2>
-          <WebhookPanel onChanged={changed} />
-        </section>
-      )}
+          <section className="employer-section" aria-labelledby="webhook-title">
+            <h2 id="webhook-title">{WEBHOOK_TEXT.title}</h2>
+            <WebhookPanel onChanged={changed} />
+          </section>
 
-      {isSuperuser && (
-        <section className="employer-section" aria-labelledby="events-title">
-          <h2 id="events-title">Audit events</h2>
-          <PagedAuditTable
-            log={audit}
-            label="Audit events"
-            caption={`Your organisation's audit events, newest first${audit.list ? ` (${audit.list.total})` : ""}`}
-            emptyText={audit.loading ? "Loading…" : "No events yet."}
-          />
-        </section>
+          <section className="employer-section" aria-labelledby="events-title">
+            <h2 id="events-title">Audit events</h2>
+            <PagedAuditTable
+              log={audit}
+              label="Audit events"
+              caption={`Your organisation's audit events, newest first${audit.list ? ` (${audit.list.total})` : ""}`}
+              emptyText={audit.loading ? "Loading…" : "No events yet."}
+            />
+          </section>
+        </>
       )}
     </Page>
   );

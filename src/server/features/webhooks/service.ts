@@ -17,7 +17,11 @@ function organisationOf(actor: Actor): number {
   return id;
 }
 
-/** An endpoint URL: https, or http on localhost/127.0.0.1; no credentials; not a private address literal. */
+/**
+ * An endpoint URL: https, or http on localhost/127.0.0.1 (a developer's receiver, as the contract allows);
+ * no credentials; not another private or loopback address literal. Deliveries still go only to public
+ * addresses unless WEBHOOK_ALLOW_PRIVATE_TARGETS (tests), whatever the name resolves to.
+ */
 export function checkedUrl(text: string, allowPrivate: boolean): string {
   let url: URL;
   try {
@@ -29,7 +33,7 @@ export function checkedUrl(text: string, allowPrivate: boolean): string {
   if (!(url.protocol === "https:" || (url.protocol === "http:" && LOCAL_HOSTS.has(host))))
     throw webhookErrors.invalid(WEBHOOK_TEXT.urlNotHttps);
   if (url.username || url.password) throw webhookErrors.invalid(WEBHOOK_TEXT.urlCredentials);
-  if (!allowPrivate && (host === "localhost" || (isIP(host) && !isPublicAddress(host))))
+  if (!allowPrivate && !LOCAL_HOSTS.has(host) && isIP(host) && !isPublicAddress(host))
     throw webhookErrors.invalid(WEBHOOK_TEXT.urlPrivate);
   return url.toString();
 }

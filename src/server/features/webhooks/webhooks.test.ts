@@ -236,14 +236,23 @@ describe("deliveries", () => {
     expect(receiver.received).toHaveLength(2);
   });
 
-  it("refuses to send to a private address without the test setting", async () => {
-    const other = await buildTestApp({ env: TRUST_PROXY_ENV, database: t.database, clock: t.clock });
+  it("without the test setting, takes a localhost URL but sends nothing to loopback or private addresses", async () => {
+    // Its own app and database: the test app's worker (which may send to loopback) must not see this.
+    const other = await buildTestApp({ env: TRUST_PROXY_ENV });
     try {
       const employer = await createEmployer(other);
       const browser = await signIn(other, employer.user.email);
-      const refused = await browser.request("PUT", "/api/employer/webhook", { url: receiver.url });
+      const refused = await browser.request("PUT", "/api/employer/webhook", { url: "https://10.1.2.3/hooks" });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toBe(WEBHOOK_TEXT.urlPrivate);
+      // The contract allows http on localhost and 127.0.0.1 as endpoints...
+      expect((await browser.request("PUT", "/api/employer/webhook", { url: receiver.url })).statusCode).toBe(200);
+      expect((await browser.post("/api/employer/webhook/test")).statusCode).toBe(202);
+      // ... but the delivery is refused before any connection.
+      await expect
+        .poll(async () => (await browser.get("/api/employer/webhook/deliveries")).json()[0]?.lastError)
+        .toBe("refused: the host resolves to a private or loopback address");
+      expect(receiver.received).toHaveLength(0);
     } finally {
       await other.close();
     }

@@ -1,9 +1,10 @@
 import { auditLog } from "@server/db/schema";
+import { csvCell } from "@server/lib/csv";
 import { createEmployee, createEmployer, insertAuditEntry, signInAdmin } from "@test/fixtures";
 import { Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { csvCell, toCsv } from "./service";
+import { toCsv } from "./service";
 
 describe("audit log API", () => {
   let t: TestApp;

@@ -1,4 +1,5 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
+import { toCsvDocument } from "@server/lib/csv";
 import { loadPage } from "@server/lib/paging";
 import { AUDIT_CSV_MAX_ROWS, AUDIT_PAGE_SIZE, type AuditEntry, type AuditQuery } from "@shared/audit";
 import { auditErrors } from "./errors";
@@ -57,23 +58,11 @@ const CSV_COLUMNS = [
   "detail",
 ] as const;
 
-/**
- * One CSV cell: quoted, quotes doubled, and a text starting with = + - @ (or tab / carriage return)
- * prefixed with an apostrophe so a spreadsheet shows it instead of running it as a formula.
- */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  let text = typeof value === "object" ? JSON.stringify(value) : String(value);
-  if (typeof value === "string" || typeof value === "object") {
-    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  }
-  return `"${text.replace(/"/g, '""')}"`;
-}
-
 export function toCsv(rows: AuditEntry[]): string {
-  const lines = [CSV_COLUMNS.join(",")];
-  for (const row of rows) lines.push(CSV_COLUMNS.map((c) => csvCell(row[c])).join(","));
-  return `${lines.join("\r\n")}\r\n`;
+  return toCsvDocument(
+    CSV_COLUMNS,
+    rows.map((row) => CSV_COLUMNS.map((c) => row[c])),
+  );
 }
 
 /** The filtered events as CSV, newest first, at most 50,000 rows, with the file name to save it under. */

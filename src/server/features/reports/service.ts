@@ -1,4 +1,5 @@
 import { type Actor, auditActor, type Deps, type SessionUser, signedIn } from "@server/context";
+import { toCsvDocument } from "@server/lib/csv";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { reportedCallsMail } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -94,8 +95,7 @@ export function unroutedReports(deps: Deps, query: ListQuery): Promise<Page<Call
 export const EXPORT_MAX_ROWS = 10_000;
 
 /**
- * The organisation's reports as CSV. Every cell is quoted, and a cell a spreadsheet would take for a
- * formula (starting with = + - @, a tab or a carriage return) is prefixed with an apostrophe.
+ * The organisation's reports as CSV, safe to open in a spreadsheet (lib/csv: quoted cells, no formulas).
  */
 export async function organisationReportsCsv(
   deps: Deps,
@@ -108,16 +108,10 @@ export async function organisationReportsCsv(
       ? []
       : await repo.listReports(deps.db, organisationId, { limit: EXPORT_MAX_ROWS, offset: 0 });
   const c = REPORTS_TEXT.columns;
-  const header: string[] = [c.at, c.site, c.callerNumber, c.claimedName, c.note];
-  const lines = [header].concat(
-    rows.map((r) => [r.at.toISOString(), r.site ?? "", r.caller_number ?? "", r.claimed_name ?? "", r.note ?? ""]),
+  return toCsvDocument(
+    [c.at, c.site, c.callerNumber, c.claimedName, c.note],
+    rows.map((r) => [r.at.toISOString(), r.site, r.caller_number, r.claimed_name, r.note]),
   );
-  return `${lines.map((cells) => cells.map(csvCell).join(",")).join("\r\n")}\r\n`;
-}
-
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /**

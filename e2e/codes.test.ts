@@ -184,7 +184,7 @@ describe("identity codes", () => {
     }
   });
 
-  it("the countdown ticks every second from the server's expiresAt and clears the words at 0", async () => {
+  it("the countdown ticks every second from the code's 60 s and clears the words at 0", async () => {
     suite.server.clock.set(Date.now());
     const a = await employee(siteUrl, "Org A", "Dan Caller");
     const page = await newPage();

@@ -9,7 +9,9 @@ if (!root) throw new Error("index.html has no #root element");
 
 createRoot(root).render(
   <StrictMode>
-    <BrowserRouter>
+    {/* No transitions: a page whose code is still loading shows "Loading…" at once, so the address and
+        the page shown change together (as users, and the browser tests, expect). */}
+    <BrowserRouter useTransitions={false}>
       <AppRoutes />
     </BrowserRouter>
   </StrictMode>,

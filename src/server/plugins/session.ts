@@ -15,12 +15,6 @@ import fp from "fastify-plugin";
  * with Secure, path / and no Domain, so no subdomain or plain-http page can plant or overwrite it.
  */
 export const sessionCookieName = (secure: boolean) => (secure ? "__Host-cp_session" : "cp_session");
-
-/**
- * A hint for the web app, readable by scripts: "1" while this browser holds a session cookie. It is no
- * credential (the session cookie is); it only spares a signed-out visitor's pages the whoami call
- * that would answer 401. Set and cleared with the session cookie.
- */
 export const CSRF_COOKIE = "XSRF-TOKEN";
 export const CSRF_HEADER = "x-xsrf-token";
 
@@ -91,6 +85,8 @@ export default fp(
           const { lastSeenAt, ...user } = row;
           request.user = user;
           request.sessionHash = hash;
+          // A session from before the hint existed gets it on its next call.
+          if (!request.cookies[SIGNED_IN_HINT]) setSignedInHint(reply, config.secureCookies);
           if (now.getTime() - lastSeenAt.getTime() >= SESSION.touchEveryMs) await repo.touchSession(db, hash, now);
         } else {
           clearSessionCookie(request, reply);
@@ -153,15 +149,7 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
     secure: config.secureCookies,
     maxAge: SESSION.absoluteMs / 1000,
   });
-  // A hint for the web app, readable by scripts: no credential (the session cookie is), it only spares a
-  // signed-out visitor's pages the whoami call that would answer 401. Set and cleared with the session.
-  reply.setCookie(SIGNED_IN_HINT, "1", {
-    path: "/",
-    httpOnly: false,
-    sameSite: "lax",
-    secure: config.secureCookies,
-    maxAge: SESSION.absoluteMs / 1000,
-  });
+  setSignedInHint(reply, config.secureCookies);
   request.sessionHash = hash;
   issueCsrfCookie(request, reply, hash);
 }
@@ -173,6 +161,20 @@ export async function endSession(request: FastifyRequest, reply: FastifyReply) {
   request.user = null;
   clearSessionCookie(request, reply);
   issueCsrfCookie(request, reply, null);
+}
+
+/**
+ * A hint for the web app, readable by scripts: no credential (the session cookie is), it only spares a
+ * signed-out visitor's pages the whoami call that would answer 401. Set and cleared with the session.
+ */
+function setSignedInHint(reply: FastifyReply, secure: boolean) {
+  reply.setCookie(SIGNED_IN_HINT, "1", {
+    path: "/",
+    httpOnly: false,
+    sameSite: "lax",
+    secure,
+    maxAge: SESSION.absoluteMs / 1000,
+  });
 }
 
 function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {

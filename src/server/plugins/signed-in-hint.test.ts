@@ -46,3 +46,15 @@ it("a session that ended on the server clears the hint on the next call", async 
   expect((await browser.get("/api/auth/whoami")).statusCode).toBe(401);
   expect(browser.cookie(SIGNED_IN_HINT)).toBeUndefined();
 });
+
+it("a session that has no hint yet (from before it existed) gets it on its next call", async () => {
+  const user = await createUser(t);
+  const browser = await signIn(t, user.email);
+  const res = await t.app.inject({
+    method: "GET",
+    url: "/api/auth/whoami",
+    headers: { cookie: `cp_session=${browser.cookie("cp_session")}` },
+  });
+  expect(res.statusCode).toBe(200);
+  expect((res.cookies as Cookie[]).find((c) => c.name === SIGNED_IN_HINT)?.value).toBe("1");
+});

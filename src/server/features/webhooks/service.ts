@@ -137,16 +137,21 @@ export async function deliverDue(deps: Deps, batch = 20): Promise<DeliveryOutcom
   return Promise.all(due.map((d) => deliverOne(deps, d)));
 }
 
+/** One attempt: sent, or refused with a reason (a secret that no longer opens, e.g. after APP_SECRET changed, included). */
+async function attempt(deps: Deps, d: repo.DueDelivery) {
+  if (!d.url || !d.secret_sealed) return { ok: false, status: null, error: "the endpoint was removed" } as const;
+  let secret: string;
+  try {
+    secret = unseal(deps.config.appSecret, d.secret_sealed);
+  } catch {
+    return { ok: false, status: null, error: "the signing secret cannot be read: save the endpoint again" } as const;
+  }
+  const headers = signedHeaders(secret, d.message_id, deps.clock.now(), d.payload);
+  return postDelivery(d.url, headers, d.payload, { allowPrivate: deps.config.webhookAllowPrivateTargets });
+}
+
 async function deliverOne(deps: Deps, d: repo.DueDelivery): Promise<DeliveryOutcome> {
-  const result =
-    d.url && d.secret_sealed
-      ? await postDelivery(
-          d.url,
-          signedHeaders(unseal(deps.config.appSecret, d.secret_sealed), d.message_id, deps.clock.now(), d.payload),
-          d.payload,
-          { allowPrivate: deps.config.webhookAllowPrivateTargets },
-        )
-      : ({ ok: false, status: null, error: "the endpoint was removed" } as const);
+  const result = await attempt(deps, d);
   const now = deps.clock.now();
   if (result.ok) {
     await repo.markDelivered(deps.db, d.id, result.status, now);

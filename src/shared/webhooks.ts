@@ -35,6 +35,7 @@ export const WEBHOOK_TEXT = {
   noOrganisation: "Webhooks belong to an organisation's superusers.",
   tooManyTests: "Too many test events. Please wait a minute.",
   loadFailed: "Failed to load the webhook settings. Please try again.",
+  actionFailed: "That did not work. Please try again.",
 } as const;
 
 export const webhookBody = z.object({

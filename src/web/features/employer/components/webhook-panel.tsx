@@ -69,7 +69,7 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
         setSecret(saved.secret);
         setUrl(saved.url);
       },
-      { failed: WEBHOOK_TEXT.loadFailed },
+      { failed: WEBHOOK_TEXT.actionFailed },
     );
     if (ok) {
       await reload();
@@ -85,7 +85,7 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
       await reload();
       onChanged();
     } catch (error) {
-      setNotice(errorMessage(error, WEBHOOK_TEXT.loadFailed));
+      setNotice(errorMessage(error, WEBHOOK_TEXT.actionFailed));
     }
   }
 
@@ -95,7 +95,7 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
       setNotice(answer.message);
       await reload();
     } catch (error) {
-      setNotice(errorMessage(error, WEBHOOK_TEXT.loadFailed));
+      setNotice(errorMessage(error, WEBHOOK_TEXT.actionFailed));
     }
   }
 

@@ -57,6 +57,14 @@ export function signedIn(actor: Actor): SessionUser {
   return actor.user;
 }
 
+/**
+ * The organisation an employer-dashboard read is about: a superuser's own; for an admin (who has none)
+ * the one named by `?organisationId=`, else none.
+ */
+export function organisationInView(user: SessionUser, requested?: number): number | null {
+  return user.role === "admin" ? (requested ?? null) : user.organisationId;
+}
+
 /** The audit fields an actor contributes: who (if anyone) and from which address. */
 export function auditActor(actor: Actor) {
   return { actorId: actor.user?.id ?? null, actorEmail: actor.user?.email ?? null, ip: actor.ip };

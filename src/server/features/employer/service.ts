@@ -1,4 +1,4 @@
-import { type Actor, auditActor, type Deps, type SessionUser, signedIn } from "@server/context";
+import { type Actor, auditActor, type Deps, organisationInView, signedIn } from "@server/context";
 import { accessCodeHash } from "@server/lib/access-codes";
 import { randomAccessCode, seal, unseal } from "@server/lib/crypto";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
@@ -8,15 +8,6 @@ import { type AccessCodeRecord, EMPLOYER_MESSAGES, type EmployeeRecord } from "@
 import { LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/paging";
 import { employerErrors } from "./errors";
 import * as repo from "./repository";
-
-/**
- * The organisation an employer-dashboard read is about: a superuser's own; for an admin (who has none)
- * the one named by `?organisationId=`, else none.
- */
-function organisationFor(user: SessionUser, requested?: number): number | null {
-  if (user.role === "admin") return requested ?? null;
-  return user.organisationId;
-}
 
 /** The employer's profile. An admin (no organisation) sees the platform itself. */
 export async function profile(deps: Deps, actor: Actor) {
@@ -33,7 +24,7 @@ export async function employees(
   actor: Actor,
   query: ListQuery & { organisationId?: number },
 ): Promise<EmployeeRecord[] | Page<EmployeeRecord>> {
-  const organisationId = organisationFor(signedIn(actor), query.organisationId);
+  const organisationId = organisationInView(signedIn(actor), query.organisationId);
   const paged = query.q !== undefined || query.page !== undefined;
   const page = query.page ?? 1;
   if (organisationId === null) return paged ? pageEnvelope([], 0, page, LIST_PAGE_SIZE) : [];
@@ -53,7 +44,7 @@ export async function newestAccessCode(
   actor: Actor,
   input: { organisationId?: number },
 ): Promise<AccessCodeRecord | null> {
-  const organisationId = organisationFor(signedIn(actor), input.organisationId);
+  const organisationId = organisationInView(signedIn(actor), input.organisationId);
   if (organisationId === null) return null;
   const row = await repo.newestAccessCode(deps.db, organisationId);
   if (!row) return null;

@@ -1,4 +1,4 @@
-import { type Actor, auditActor, type Deps, type SessionUser, signedIn } from "@server/context";
+import { type Actor, auditActor, type Deps, organisationInView, signedIn } from "@server/context";
 import { toCsvDocument } from "@server/lib/csv";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { reportedCallsMail } from "@server/mail/templates";
@@ -49,11 +49,6 @@ export async function createReport(
   return { message: REPORT_FORM_TEXT.sent, organisationId };
 }
 
-/** The organisation a reports read is about: a superuser's own; an admin's `?organisationId=`. */
-function organisationFor(user: SessionUser, requested?: number): number | null {
-  return user.role === "admin" ? (requested ?? null) : user.organisationId;
-}
-
 function toReport(r: repo.ReportRow): CallReport {
   return {
     id: r.id,
@@ -81,7 +76,7 @@ export async function organisationReports(
   actor: Actor,
   query: ListQuery & { organisationId?: number },
 ): Promise<Page<CallReport>> {
-  const organisationId = organisationFor(signedIn(actor), query.organisationId);
+  const organisationId = organisationInView(signedIn(actor), query.organisationId);
   if (organisationId === null) return pageEnvelope([], 0, query.page ?? 1, LIST_PAGE_SIZE);
   return pageOfReports(deps, organisationId, query);
 }
@@ -102,7 +97,7 @@ export async function organisationReportsCsv(
   actor: Actor,
   query: { organisationId?: number },
 ): Promise<string> {
-  const organisationId = organisationFor(signedIn(actor), query.organisationId);
+  const organisationId = organisationInView(signedIn(actor), query.organisationId);
   const rows =
     organisationId === null
       ? []

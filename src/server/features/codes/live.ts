@@ -40,7 +40,7 @@ export class CodeEvents {
     for (const set of this.watchers.values()) for (const w of set) w();
   }
 
-  /** Counts an open stream of a user; false when the user has too many. */
+  /** Counts an open stream of a user; null when the user has too many. */
   open(userId: number, end: () => void): (() => void) | null {
     const n = this.perUser.get(userId) ?? 0;
     if (n >= MAX_STREAMS_PER_USER) return null;

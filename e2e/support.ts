@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium } from "@test/chromium";
+import { launchChromium, pathIs, signInThroughUi } from "@test/chromium";
 import { buildTestApp, type TestApp } from "@test/helpers";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
@@ -102,8 +102,7 @@ export async function openPage(
   return { context, page };
 }
 
-/** Waits for a URL whose path is exactly `pathname`: `page.waitForURL(pathIs("/admin"))`. */
-export const pathIs = (pathname: string) => (url: URL) => url.pathname === pathname;
+export { pathIs, signInThroughUi };
 
 export type BrowserSuite = {
   /** the server, once the file's set-up has run */
@@ -151,28 +150,4 @@ export function setUpBrowserSuite(env: Record<string, string> = {}): BrowserSuit
       return page;
     },
   };
-}
-
-/**
- * Fills the two sign-in steps through the UI, reading the e-mailed code; resolves once signed in
- * (and, given `landsOn`, once the page is at that path).
- */
-export async function signInThroughUi(
-  page: Page,
-  server: E2eServer,
-  email: string,
-  password: string,
-  landsOn?: string,
-): Promise<void> {
-  const before = server.mail.to(email).length;
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Log In" }).click();
-  await page.getByRole("heading", { name: "Enter 2FA Code from Email" }).waitFor();
-  const code = await server.mail.signInCode(email, before);
-  await page.getByLabel("Code").fill(code);
-  await page.getByRole("button", { name: "Log In" }).click();
-  await page.waitForURL((url) => url.pathname !== "/login");
-  if (landsOn) await page.waitForURL(pathIs(landsOn));
 }

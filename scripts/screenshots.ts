@@ -7,7 +7,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium } from "@test/chromium";
+import { launchChromium, signInThroughUi } from "@test/chromium";
 import { createOrganisation } from "@test/fixtures";
 import { buildTestApp, createUser, GOOD_PASSWORD, type TestApp } from "@test/helpers";
 import type { Browser, Page } from "playwright-core";
@@ -15,18 +15,6 @@ import type { Browser, Page } from "playwright-core";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = path.join(root, "docs/screenshots");
 const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
-
-async function signIn(t: TestApp, page: Page, email: string) {
-  const before = t.mail.to(email).length;
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(GOOD_PASSWORD);
-  await page.getByRole("button", { name: "Log In" }).click();
-  await page.getByRole("heading", { name: "Enter 2FA Code from Email" }).waitFor();
-  await page.getByLabel("Code").fill(await t.mail.signInCode(email, before));
-  await page.getByRole("button", { name: "Log In" }).click();
-  await page.waitForURL((url) => url.pathname !== "/login");
-}
 
 async function shoot(browser: Browser, t: TestApp, name: string, visit: (page: Page) => Promise<void>) {
   for (const [size, viewport] of Object.entries(SIZES)) {
@@ -77,19 +65,19 @@ try {
     await page.getByRole("button", { name: "Report this call" }).scrollIntoViewIfNeeded();
   });
   await shoot(browser, server, "dashboard", async (page) => {
-    await signIn(server, page, employee.email);
+    await signInThroughUi(page, server, employee.email, GOOD_PASSWORD);
     await page.goto("/dashboard");
     await page.getByRole("button", { name: "Generate Identity Code" }).click();
     await page.locator(".identity__words").waitFor();
   });
   await shoot(browser, server, "employer-dashboard", async (page) => {
-    await signIn(server, page, boss.email);
+    await signInThroughUi(page, server, boss.email, GOOD_PASSWORD);
     await page.goto("/employer-dashboard");
     await page.getByRole("heading", { name: "Reported calls" }).scrollIntoViewIfNeeded();
     await page.getByRole("row", { name: /7946 0123/ }).waitFor();
   });
   await shoot(browser, server, "admin", async (page) => {
-    await signIn(server, page, admin.email);
+    await signInThroughUi(page, server, admin.email, GOOD_PASSWORD);
     await page.goto("/admin");
     await page.getByRole("heading", { name: "Admin dashboard" }).waitFor();
   });

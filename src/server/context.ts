@@ -4,6 +4,7 @@ import { MESSAGES } from "@shared/messages";
 import type { Config } from "./config";
 import type { Db, Notifications } from "./db/client";
 import type { AuditLog } from "./lib/audit";
+import type { Background } from "./lib/background";
 import type { Clock } from "./lib/clock";
 import { HttpError } from "./lib/errors";
 import type { RateLimiter } from "./lib/rate-limit";
@@ -40,6 +41,8 @@ export type Deps = {
   audit: AuditLog;
   limits: RateLimiter;
   log: Log;
+  /** background tasks and jobs: tests await `background.idle()`, shutdown stops them */
+  background: Background;
 };
 
 /** Who asks: the signed-in user (or nobody), the client address, its rate-limit key and the request id. */

@@ -2,6 +2,7 @@ import type { Config } from "@server/config";
 import type { Deps } from "@server/context";
 import type { Database } from "@server/db/client";
 import { AuditLog } from "@server/lib/audit";
+import { background } from "@server/lib/background";
 import { type Clock, systemClock } from "@server/lib/clock";
 import { RateLimiter } from "@server/lib/rate-limit";
 import { type Mailer, outboxMailer, smtpMailer } from "@server/mail/mailer";
@@ -34,8 +35,10 @@ export default fp<DepsOptions>(
       audit: new AuditLog(database.db, () => clock.now()),
       limits: new RateLimiter(database.db),
       log: app.log,
+      background: background(app.log),
     };
     app.decorate("deps", deps);
+    app.addHook("preClose", async () => deps.background.stop());
     app.addHook("onClose", async () => mailer.close());
   },
   { name: "deps" },

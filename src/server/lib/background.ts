@@ -1,0 +1,95 @@
+import type { Log } from "@server/context";
+
+/**
+ * The one place background work runs: a task started after an answer (a mail, a summary), or a job
+ * that runs every N ms. Failures are logged, never thrown into the void; a job never overlaps itself;
+ * `idle()` lets tests await the work instead of sleeping; `stop()` ends the jobs on shutdown and waits
+ * for what is running.
+ */
+export type Background = {
+  /** runs `work` now, logging a failure as `what`; the promise is tracked by idle() and stop() */
+  run(what: string, work: () => Promise<unknown>): void;
+  /**
+   * runs `work` every `everyMs` (first after `firstAfterMs`, default `everyMs`), never two at once;
+   * `wake()` runs it as soon as the running turn ends; a turn that returns `true` asks for another at once
+   */
+  every(
+    what: string,
+    everyMs: number,
+    work: () => Promise<unknown>,
+    opts?: { firstAfterMs?: number },
+  ): { wake(): void };
+  /** resolves once nothing runs or is woken (jobs waiting for their next turn do not count) */
+  idle(): Promise<void>;
+  /** stops every job and waits for the running work; run() after stop() is ignored */
+  stop(): Promise<void>;
+};
+
+export function background(log: Log): Background {
+  const running = new Set<Promise<unknown>>();
+  const timers = new Set<NodeJS.Timeout>();
+  let stopped = false;
+
+  const track = (what: string, work: () => Promise<unknown>): Promise<unknown> => {
+    const p = Promise.resolve()
+      .then(work)
+      .catch((err) => log.warn({ err }, `${what} failed`))
+      .finally(() => running.delete(p));
+    running.add(p);
+    return p;
+  };
+
+  return {
+    run(what, work) {
+      if (stopped) return;
+      void track(what, work);
+    },
+
+    every(what, everyMs, work, opts = {}) {
+      let turn: Promise<unknown> | null = null;
+      let again = false;
+      let timer: NodeJS.Timeout | undefined;
+      const schedule = (ms: number) => {
+        if (stopped) return;
+        if (timer) {
+          clearTimeout(timer);
+          timers.delete(timer);
+        }
+        timer = setTimeout(start, ms);
+        timer.unref();
+        timers.add(timer);
+      };
+      function start() {
+        if (stopped) return;
+        if (turn) {
+          again = true;
+          return;
+        }
+        again = false;
+        turn = track(what, async () => {
+          for (;;) {
+            if ((await work()) === true) again = true;
+            if (!again || stopped) break;
+            again = false;
+          }
+        }).finally(() => {
+          turn = null;
+          schedule(everyMs);
+        });
+      }
+      schedule(opts.firstAfterMs ?? everyMs);
+      return { wake: start };
+    },
+
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}

@@ -17,6 +17,7 @@ import reportsRoutes from "./features/reports/routes";
 import reportSummaries from "./features/reports/summary-job";
 import siteRecheck from "./features/sites/recheck-job";
 import sitesRoutes from "./features/sites/routes";
+import session from "./features/users/session";
 import webhooksRoutes from "./features/webhooks/routes";
 import webhookWorker from "./features/webhooks/worker";
 import { loggerOptions } from "./lib/logger";
@@ -28,7 +29,6 @@ import metrics from "./plugins/metrics";
 import openapi from "./plugins/openapi";
 import requestId, { requestIdServerOptions } from "./plugins/request-id";
 import securityHeaders from "./plugins/security-headers";
-import session from "./plugins/session";
 import staticFiles from "./plugins/static";
 import type { App } from "./types";
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { BACKUP_USAGE, runBackupCommand } from "./backup";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
-import { ensureAdmin } from "./features/auth/admin-accounts";
+import { ensureAdmin } from "./features/users/admin-accounts";
 
 const USAGE = `Usage: npm run admin -- create --email you@example.com
 ${BACKUP_USAGE}

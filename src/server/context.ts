@@ -54,21 +54,28 @@ export type Actor = {
   requestId: string;
 };
 
+/** 401: nobody (or no live session) is signed in. */
+export const notSignedIn = () => new HttpError(401, ERROR_CODES.notSignedIn, MESSAGES.notSignedIn);
+
 /** The user of an actor that passed a sign-in guard. */
 export function signedIn(actor: Actor): SessionUser {
-  if (!actor.user) throw new HttpError(401, ERROR_CODES.notSignedIn, MESSAGES.notSignedIn);
+  if (!actor.user) throw notSignedIn();
   return actor.user;
 }
 
-/**
- * The organisation an employer-dashboard read is about: a superuser's own; for an admin (who has none)
- * the one named by `?organisationId=`, else none.
- */
-export function organisationInView(user: SessionUser, requested?: number): number | null {
-  return user.role === "admin" ? (requested ?? null) : user.organisationId;
+/** The audit fields an actor contributes: who (if anyone), for which organisation, from which address. */
+export function auditActor(actor: Actor) {
+  return {
+    actorId: actor.user?.id ?? null,
+    actorEmail: actor.user?.email ?? null,
+    organisationId: actor.user?.organisationId ?? null,
+    ip: actor.ip,
+  };
 }
 
-/** The audit fields an actor contributes: who (if anyone) and from which address. */
-export function auditActor(actor: Actor) {
-  return { actorId: actor.user?.id ?? null, actorEmail: actor.user?.email ?? null, ip: actor.ip };
+/** A signed-in actor and the hash of the session token the request carried (401 without either). */
+export function signedInSession(actor: Actor, sessionHash: string | null): { user: SessionUser; sessionHash: string } {
+  const user = signedIn(actor);
+  if (!sessionHash) throw notSignedIn();
+  return { user, sessionHash };
 }

@@ -5,8 +5,8 @@ import { runPrimary } from "./cluster";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { StartError } from "./db/embedded-lock";
-import { ensureAdmin } from "./features/auth/admin-accounts";
-import { anyAdminExists } from "./features/auth/repository";
+import { ensureAdmin } from "./features/users/admin-accounts";
+import { anyAdminExists } from "./features/users/repository";
 import { gracefulStop } from "./shutdown";
 
 async function main() {

@@ -1,7 +1,7 @@
 /**
  * Machine codes of error answers (`{message, code}`). The message is for people and may change;
- * the code is stable, so clients branch on it. Codes the web app relies on live here; each server
- * feature declares the rest next to its errors.
+ * the code is stable, so clients branch on it. Every code the server answers is declared here, once:
+ * a feature's `errors.ts` names its errors (status, code, message) with these codes.
  */
 export const ERROR_CODES = {
   /** The CSRF token is missing or does not match: the web client fetches a new one and retries once. */
@@ -27,6 +27,45 @@ export const ERROR_CODES = {
   /** A dependency (database, mail) is down; trying again later may work. */
   unavailable: "unavailable",
   internal: "internal",
+
+  // sign-in and accounts
+  invalidCredentials: "auth.invalid_credentials",
+  invalidSignInCode: "auth.invalid_code",
+  accountDeactivated: "auth.account_deactivated",
+  accountPending: "auth.account_pending",
+  invalidVerificationLink: "auth.invalid_verification_link",
+  passwordTooCommon: "password.too_common",
+  wrongCurrentPassword: "account.wrong_password",
+  samePassword: "account.same_password",
+  commonPassword: "account.common_password",
+  passkeyNotFound: "passkey.not_found",
+  passkeyNeedsRecentSignIn: "passkey.recent_sign_in_required",
+  passkeyAlreadyRegistered: "passkey.already_registered",
+  passkeyRegistrationFailed: "passkey.registration_failed",
+  passkeyChallengeInvalid: "passkey.challenge_invalid",
+  passkeyUnknown: "passkey.unknown",
+  passkeySignInFailed: "passkey.sign_in_failed",
+
+  // organisations, onboarding and the dashboards
+  /** The caller acts for no organisation, or an admin named one that does not exist. */
+  noOrganisation: "organisation.none",
+  invalidAccessCode: "onboarding.invalid_access_code",
+  accessCodeFull: "onboarding.access_code_full",
+  wrongInvitationEmail: "onboarding.wrong_invitation_email",
+  employeeWrongDomain: "onboarding.wrong_domain",
+  organisationExists: "onboarding.organisation_exists",
+  emailTaken: "onboarding.email_taken",
+  pendingNotFound: "admin.pending_not_found",
+  employerEmailNotVerified: "admin.email_not_verified",
+  employerNotFound: "admin.employer_not_found",
+  employeeNotFound: "employer.employee_not_found",
+  activeAccessCodeExists: "employer.active_code_exists",
+  siteExists: "sites.exists",
+  tooManySites: "sites.too_many",
+  siteNotFound: "sites.not_found",
+  emailDomainFixed: "sites.email_domain_fixed",
+  webhookInvalidUrl: "webhooks.invalid_url",
+  webhookNoEndpoint: "webhooks.no_endpoint",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -32,7 +32,6 @@ export const WEBHOOK_TEXT = {
   urlPrivate: "The URL must point to a public address.",
   noEvents: "Choose at least one event.",
   noEndpoint: "No webhook endpoint is set.",
-  noOrganisation: "Webhooks belong to an organisation's superusers.",
   tooManyTests: "Too many test events. Please wait a minute.",
   loadFailed: "Failed to load the webhook settings. Please try again.",
   actionFailed: "That did not work. Please try again.",

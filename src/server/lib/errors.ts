@@ -1,13 +1,14 @@
-import { ERROR_CODES } from "@shared/error-codes";
+import { ERROR_CODES, type ErrorCode } from "@shared/error-codes";
 
 /**
- * An error with a status, a stable machine code and a message safe to show; the error handler turns
- * it into `{message, code}`. Each feature declares its own in its `errors.ts`.
+ * An error with a status, a stable machine code (one of `ERROR_CODES`) and a message safe to show; the
+ * error handler turns it into `{message, code}`. Each feature names its own in its `errors.ts` as
+ * `{ name: () => new HttpError(status, ERROR_CODES.x, message) }`, and nowhere else.
  */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import argon2 from "argon2";
 import { HttpError } from "./errors";
@@ -36,5 +37,6 @@ export async function isCommonPassword(password: string): Promise<boolean> {
 
 /** Refuses a common new password (400); the strength rules ran before, in the body schema. */
 export async function assertAcceptablePassword(password: string) {
-  if (await isCommonPassword(password)) throw new HttpError(400, "password.too_common", MESSAGES.passwordTooCommon);
+  if (await isCommonPassword(password))
+    throw new HttpError(400, ERROR_CODES.passwordTooCommon, MESSAGES.passwordTooCommon);
 }

@@ -2,7 +2,7 @@ import { deleteExpiredTokens } from "@server/features/auth/repository";
 import { deleteCodesExpiredBefore } from "@server/features/codes/repository";
 import { deleteReportsBefore } from "@server/features/reports/repository";
 import { REPORTS_KEPT_MS } from "@server/features/reports/service";
-import { deleteExpiredSessions } from "@server/features/sessions/repository";
+import { deleteExpiredSessions } from "@server/features/users/repository";
 import { deleteFinishedDeliveriesBefore } from "@server/features/webhooks/repository";
 import fp from "fastify-plugin";
 

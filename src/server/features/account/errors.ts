@@ -1,53 +1,23 @@
-import { HttpError } from "@server/lib/errors";
+import { HttpError, rateLimited } from "@server/lib/errors";
 import { ACCOUNT_TEXT } from "@shared/account";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 
-/** Every error the account feature answers with: its stable code, its status and the text shown. */
-const ERRORS = {
-  wrongCurrentPassword: { status: 400, code: "account.wrong_password", message: ACCOUNT_TEXT.wrongCurrentPassword },
-  samePassword: { status: 400, code: "account.same_password", message: ACCOUNT_TEXT.samePassword },
-  commonPassword: { status: 400, code: "account.common_password", message: MESSAGES.passwordTooCommon },
-  passkeyNotFound: { status: 404, code: "passkey.not_found", message: ACCOUNT_TEXT.passkeyNotFound },
-  passkeyNeedsRecentSignIn: {
-    status: 403,
-    code: "passkey.recent_sign_in_required",
-    message: ACCOUNT_TEXT.passkeyNeedsRecentSignIn,
-  },
-  passkeyAlreadyRegistered: {
-    status: 409,
-    code: "passkey.already_registered",
-    message: ACCOUNT_TEXT.passkeyAlreadyRegistered,
-  },
-  passkeyRegistrationFailed: {
-    status: 400,
-    code: "passkey.registration_failed",
-    message: ACCOUNT_TEXT.passkeyRegistrationFailed,
-  },
-  passkeyChallengeInvalid: {
-    status: 400,
-    code: "passkey.challenge_invalid",
-    message: ACCOUNT_TEXT.passkeyChallengeInvalid,
-  },
-  passkeyUnknown: { status: 401, code: "passkey.unknown", message: ACCOUNT_TEXT.passkeyUnknown },
-  passkeySignInFailed: { status: 401, code: "passkey.sign_in_failed", message: ACCOUNT_TEXT.passkeySignInFailed },
-  accountDeactivated: { status: 403, code: "auth.account_deactivated", message: MESSAGES.accountDeactivated },
-  accountPending: { status: 403, code: "auth.account_pending", message: MESSAGES.accountPending },
-  emailNotVerified: { status: 403, code: "auth.email_not_verified", message: MESSAGES.emailNotVerified },
-  notSignedIn: { status: 401, code: "auth.not_signed_in", message: MESSAGES.notSignedIn },
-  rateLimited: { status: 429, code: "rate_limited", message: MESSAGES.tooManyAttempts },
-} as const;
-
-export type AccountErrorName = keyof typeof ERRORS;
-
-/** An HttpError of the account feature, by name. */
-export class AccountError extends HttpError {
-  constructor(kind: AccountErrorName, headers: Record<string, string> = {}) {
-    const { status, message, code } = ERRORS[kind];
-    super(status, code, message, headers);
-  }
-}
-
-export const accountError = (kind: AccountErrorName) => new AccountError(kind);
-
-export const rateLimited = (retryAfterSeconds: number) =>
-  new AccountError("rateLimited", { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+/** Every error of the account page and passkeys (sign-in refusals are the users home's). */
+export const accountErrors = {
+  wrongCurrentPassword: () => new HttpError(400, ERROR_CODES.wrongCurrentPassword, ACCOUNT_TEXT.wrongCurrentPassword),
+  samePassword: () => new HttpError(400, ERROR_CODES.samePassword, ACCOUNT_TEXT.samePassword),
+  commonPassword: () => new HttpError(400, ERROR_CODES.commonPassword, MESSAGES.passwordTooCommon),
+  passkeyNotFound: () => new HttpError(404, ERROR_CODES.passkeyNotFound, ACCOUNT_TEXT.passkeyNotFound),
+  passkeyNeedsRecentSignIn: () =>
+    new HttpError(403, ERROR_CODES.passkeyNeedsRecentSignIn, ACCOUNT_TEXT.passkeyNeedsRecentSignIn),
+  passkeyAlreadyRegistered: () =>
+    new HttpError(409, ERROR_CODES.passkeyAlreadyRegistered, ACCOUNT_TEXT.passkeyAlreadyRegistered),
+  passkeyRegistrationFailed: () =>
+    new HttpError(400, ERROR_CODES.passkeyRegistrationFailed, ACCOUNT_TEXT.passkeyRegistrationFailed),
+  passkeyChallengeInvalid: () =>
+    new HttpError(400, ERROR_CODES.passkeyChallengeInvalid, ACCOUNT_TEXT.passkeyChallengeInvalid),
+  passkeyUnknown: () => new HttpError(401, ERROR_CODES.passkeyUnknown, ACCOUNT_TEXT.passkeyUnknown),
+  passkeySignInFailed: () => new HttpError(401, ERROR_CODES.passkeySignInFailed, ACCOUNT_TEXT.passkeySignInFailed),
+  tooManyAttempts: (retryAfterSeconds: number) => rateLimited(MESSAGES.tooManyAttempts, retryAfterSeconds),
+};

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
-import type { Actor, Deps } from "@server/context";
-import { signedIn as signedInUser } from "@server/context";
+import { type Actor, auditActor, type Deps, signedIn, signedInSession } from "@server/context";
+import { findAccountUser, sessionStartedAt, signInRefusal, usersErrors } from "@server/features/users";
 import { sha256 } from "@server/lib/crypto";
 import { ACCOUNT_TEXT, deviceLabel, PASSKEY } from "@shared/account";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
@@ -13,7 +13,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import { accountError, rateLimited } from "./errors";
+import { accountErrors } from "./errors";
 import { passkeyAddedMail } from "./mails";
 import {
   type ChallengePurpose,
@@ -21,16 +21,14 @@ import {
   consumeChallenge,
   countPasskeys,
   deletePasskey,
-  findAccountUser,
   findPasskeyByCredentialId,
   insertChallenge,
   insertPasskey,
   listPasskeys,
   recordPasskeyUse,
   renamePasskey,
-  sessionStartedAt,
 } from "./repository";
-import { auditActor, sendNotice, signedIn } from "./service";
+import { sendNotice } from "./service";
 
 const RP_NAME = "CallProof";
 /** ES256 and RS256: what platform authenticators and security keys offer. */
@@ -96,7 +94,7 @@ const reasonOf = (err: unknown) => (err instanceof Error ? err.message.slice(0, 
 
 /** Options for navigator.credentials.create(): a discoverable credential with user verification. */
 export async function registrationOptions(deps: Deps, actor: Actor, input: { sessionHash: string | null }) {
-  const { user, sessionHash } = signedIn(actor, input.sessionHash);
+  const { user, sessionHash } = signedInSession(actor, input.sessionHash);
   const now = deps.clock.now();
   await assertRecentSignIn(deps, actor, sessionHash, now);
   const { registerOptionsPerWindow, registerOptionsWindowMs } = PASSKEY;
@@ -106,7 +104,7 @@ export async function registrationOptions(deps: Deps, actor: Actor, input: { ses
     registerOptionsWindowMs,
     now,
   );
-  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds);
+  if (!limit.allowed) throw accountErrors.tooManyAttempts(limit.retryAfterSeconds);
   const rp = relyingParty(deps);
   const existing = await listPasskeys(deps.db, user.id);
   const options = await generateRegistrationOptions({
@@ -135,7 +133,7 @@ async function assertRecentSignIn(deps: Deps, actor: Actor, sessionHash: string,
       outcome: "denied",
       detail: { reason: "sign-in not recent" },
     });
-    throw accountError("passkeyNeedsRecentSignIn");
+    throw accountErrors.passkeyNeedsRecentSignIn();
   }
 }
 
@@ -150,7 +148,7 @@ export async function addPasskey(
     userAgent?: string;
   },
 ) {
-  const { user, sessionHash } = signedIn(actor, input.sessionHash);
+  const { user, sessionHash } = signedInSession(actor, input.sessionHash);
   const now = deps.clock.now();
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.addPasskey };
   await assertRecentSignIn(deps, actor, sessionHash, now);
@@ -170,7 +168,7 @@ export async function addPasskey(
   }
   if (!verification.verified) {
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not verified" } });
-    throw accountError("passkeyRegistrationFailed");
+    throw accountErrors.passkeyRegistrationFailed();
   }
   const info = verification.registrationInfo;
   const name = input.name ?? (await defaultName(deps, user.id, input.userAgent));
@@ -188,7 +186,7 @@ export async function addPasskey(
   });
   if (!row) {
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "already registered" } });
-    throw accountError("passkeyAlreadyRegistered");
+    throw accountErrors.passkeyAlreadyRegistered();
   }
   await deps.audit.record({
     ...audit,
@@ -216,7 +214,7 @@ async function refuseRegistration(
     outcome: "failure",
     detail: { reason: challengeProblem ? `challenge ${refusal}` : reasonOf(err) },
   });
-  throw accountError(challengeProblem ? "passkeyChallengeInvalid" : "passkeyRegistrationFailed");
+  throw challengeProblem ? accountErrors.passkeyChallengeInvalid() : accountErrors.passkeyRegistrationFailed();
 }
 
 /** "Chrome on macOS", or "Passkey 2" when the device is unknown. */
@@ -227,9 +225,9 @@ async function defaultName(deps: Deps, userId: number, userAgent: string | undef
 }
 
 export async function renameUserPasskey(deps: Deps, actor: Actor, input: { id: number; name: string }) {
-  const user = signedInUser(actor);
+  const user = signedIn(actor);
   const row = await renamePasskey(deps.db, user.id, input.id, input.name);
-  if (!row) throw accountError("passkeyNotFound");
+  if (!row) throw accountErrors.passkeyNotFound();
   await deps.audit.record({
     ...auditActor(actor),
     action: AUDIT_ACTIONS.renamePasskey,
@@ -241,9 +239,9 @@ export async function renameUserPasskey(deps: Deps, actor: Actor, input: { id: n
 }
 
 export async function removeUserPasskey(deps: Deps, actor: Actor, input: { id: number }) {
-  const user = signedInUser(actor);
+  const user = signedIn(actor);
   const row = await deletePasskey(deps.db, user.id, input.id);
-  if (!row) throw accountError("passkeyNotFound");
+  if (!row) throw accountErrors.passkeyNotFound();
   await deps.audit.record({
     ...auditActor(actor),
     action: AUDIT_ACTIONS.removePasskey,
@@ -272,7 +270,7 @@ export async function signInOptions(deps: Deps, actor: Actor, input: { binding: 
     signInOptionsWindowMs,
     now,
   );
-  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds);
+  if (!limit.allowed) throw accountErrors.tooManyAttempts(limit.retryAfterSeconds);
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(deps).id,
     userVerification: "required",
@@ -302,7 +300,7 @@ export async function signInWithPasskey(
     const challenge = signedChallenge(input.response.response.clientDataJSON);
     if (challenge) await challengeCheck(deps, "sign-in", binding, null, now)(challenge);
     await deps.audit.record({ ...base, outcome: "failure", detail: { reason: "unknown passkey" } });
-    throw accountError("passkeyUnknown");
+    throw accountErrors.passkeyUnknown();
   }
   const user = await findAccountUser(deps.db, passkey.userId);
   const who = { ...base, actorId: passkey.userId, actorEmail: user?.email, organisationId: user?.organisationId };
@@ -331,10 +329,10 @@ export async function signInWithPasskey(
         target: String(passkey.id),
         detail: { reason: `challenge ${refusal}` },
       });
-      throw accountError("passkeyChallengeInvalid");
+      throw accountErrors.passkeyChallengeInvalid();
     }
     await deps.audit.record({ ...who, outcome: "failure", target: String(passkey.id), detail: { reason } });
-    throw accountError("passkeySignInFailed");
+    throw accountErrors.passkeySignInFailed();
   }
   if (!result.verified) {
     await deps.audit.record({
@@ -343,7 +341,7 @@ export async function signInWithPasskey(
       target: String(passkey.id),
       detail: { reason: "not verified" },
     });
-    throw accountError("passkeySignInFailed");
+    throw accountErrors.passkeySignInFailed();
   }
   const handle = input.response.response.userHandle;
   if (handle !== undefined && handle !== passkey.userHandle) {
@@ -353,7 +351,7 @@ export async function signInWithPasskey(
       target: String(passkey.id),
       detail: { reason: "user handle mismatch" },
     });
-    throw accountError("passkeySignInFailed");
+    throw accountErrors.passkeySignInFailed();
   }
   const { newCounter, credentialBackedUp } = result.authenticationInfo;
   const advanced = await recordPasskeyUse(deps.db, passkey.id, {
@@ -369,29 +367,17 @@ export async function signInWithPasskey(
       target: String(passkey.id),
       detail: { reason: "counter went backwards", storedCounter: passkey.counter, receivedCounter: newCounter },
     });
-    throw accountError("passkeySignInFailed");
+    throw accountErrors.passkeySignInFailed();
   }
-  if (!user || user.status === "deactivated") {
+  const refusal = signInRefusal(user);
+  if (refusal || !user) {
     await deps.audit.record({
       ...who,
       outcome: "denied",
       target: String(passkey.id),
-      detail: { reason: "deactivated" },
+      detail: { reason: refusal?.reason ?? "deactivated" },
     });
-    throw accountError("accountDeactivated");
-  }
-  if (!user.emailVerifiedAt) {
-    await deps.audit.record({
-      ...who,
-      outcome: "denied",
-      target: String(passkey.id),
-      detail: { reason: "unverified" },
-    });
-    throw accountError("emailNotVerified");
-  }
-  if (user.status === "pending") {
-    await deps.audit.record({ ...who, outcome: "denied", target: String(passkey.id), detail: { reason: "pending" } });
-    throw accountError("accountPending");
+    throw refusal?.error ?? usersErrors.accountDeactivated();
   }
   await deps.audit.record({
     ...who,

@@ -1,70 +1,10 @@
 import type { Db } from "@server/db/client";
-import { organisations, passkeys, sessions, users, webauthnChallenges } from "@server/db/schema";
-import { sessionUserColumns } from "@server/features/sessions/repository";
-import { and, asc, desc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { passkeys, webauthnChallenges } from "@server/db/schema";
+import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 export type NewPasskey = typeof passkeys.$inferInsert;
 export type ChallengePurpose = "register" | "sign-in";
-
-/** The signed-in user's profile, with the password hash for a password change. */
-export async function findAccountUser(db: Db, userId: number) {
-  const [row] = await db
-    .select({
-      ...sessionUserColumns,
-      emailVerifiedAt: users.emailVerifiedAt,
-      passwordHash: users.passwordHash,
-      organisation: organisations.companyName,
-    })
-    .from(users)
-    .leftJoin(organisations, eq(organisations.id, users.organisationId))
-    .where(eq(users.id, userId));
-  return row;
-}
-
-export async function setPasswordHash(db: Db, userId: number, passwordHash: string) {
-  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
-}
-
-/** The user's sessions that are still alive (neither idle too long nor past their end), newest first. */
-export async function listLiveSessions(db: Db, userId: number, now: Date, idleMs: number) {
-  return db
-    .select({
-      id: sessions.id,
-      tokenHash: sessions.tokenHash,
-      createdAt: sessions.createdAt,
-      lastSeenAt: sessions.lastSeenAt,
-      userAgent: sessions.userAgent,
-      ip: sessions.ip,
-    })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.userId, userId),
-        gt(sessions.expiresAt, now),
-        gt(sessions.lastSeenAt, new Date(now.getTime() - idleMs)),
-      ),
-    )
-    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
-}
-
-/** When the session with this token hash started, or undefined. */
-export async function sessionStartedAt(db: Db, tokenHash: string): Promise<Date | undefined> {
-  const [row] = await db
-    .select({ createdAt: sessions.createdAt })
-    .from(sessions)
-    .where(eq(sessions.tokenHash, tokenHash));
-  return row?.createdAt;
-}
-
-/** Ends every session of the user except the one with `keepTokenHash`; returns how many ended. */
-export async function endOtherSessions(db: Db, userId: number, keepTokenHash: string): Promise<number> {
-  const gone = await db
-    .delete(sessions)
-    .where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)))
-    .returning({ id: sessions.id });
-  return gone.length;
-}
 
 export async function listPasskeys(db: Db, userId: number) {
   return db

@@ -1,6 +1,6 @@
+import { startSession } from "@server/features/users/session";
 import { randomToken, sha256 } from "@server/lib/crypto";
 import { requireUser } from "@server/plugins/guards";
-import { startSession } from "@server/plugins/session";
 import type { App } from "@server/types";
 import {
   accountAnswer,

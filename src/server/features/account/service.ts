@@ -1,32 +1,14 @@
-import type { Actor, Deps, SessionUser } from "@server/context";
-import { VerificationTokens } from "@server/features/auth/tokens";
-import type { AuditEvent } from "@server/lib/audit";
+import { type Actor, auditActor, type Deps, notSignedIn, signedInSession } from "@server/context";
+import { VerificationTokens } from "@server/features/auth";
+import { endOtherSessions, findAccountUser, listLiveSessions, setPasswordHash } from "@server/features/users";
 import { hashPassword, isCommonPassword, verifyPassword } from "@server/lib/passwords";
 import type { Mailer } from "@server/mail/mailer";
 import { ACCOUNT_TEXT, type AccountAnswer, CHANGE_PASSWORD } from "@shared/account";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { SESSION } from "@shared/constants";
-import { accountError, rateLimited } from "./errors";
+import { accountErrors } from "./errors";
 import { passwordChangedMail } from "./mails";
-import { endOtherSessions, findAccountUser, listLiveSessions, listPasskeys, setPasswordHash } from "./repository";
-
-/** A signed-in actor and the hash of the session token the request carried. */
-export type SignedIn = { user: SessionUser; sessionHash: string };
-
-export function signedIn(actor: Actor, sessionHash: string | null): SignedIn {
-  if (!actor.user || !sessionHash) throw accountError("notSignedIn");
-  return { user: actor.user, sessionHash };
-}
-
-/** The audit fields of an actor. */
-export function auditActor(actor: Actor): Pick<AuditEvent, "actorId" | "actorEmail" | "organisationId" | "ip"> {
-  return {
-    actorId: actor.user?.id ?? null,
-    actorEmail: actor.user?.email ?? null,
-    organisationId: actor.user?.organisationId ?? null,
-    ip: actor.ip,
-  };
-}
+import { listPasskeys } from "./repository";
 
 /** Sends a notice mail; the change it reports is already made, so a mail failure is logged, not raised. */
 export async function sendNotice(deps: Deps, mail: Parameters<Mailer["send"]>[0]) {
@@ -39,14 +21,14 @@ export async function sendNotice(deps: Deps, mail: Parameters<Mailer["send"]>[0]
 
 /** The account page: profile, passkeys and the live sessions (this one marked). */
 export async function getAccount(deps: Deps, actor: Actor, input: { sessionHash: string | null }) {
-  const { user, sessionHash } = signedIn(actor, input.sessionHash);
+  const { user, sessionHash } = signedInSession(actor, input.sessionHash);
   const now = deps.clock.now();
   const [profile, keys, live] = await Promise.all([
     findAccountUser(deps.db, user.id),
     listPasskeys(deps.db, user.id),
     listLiveSessions(deps.db, user.id, now, SESSION.idleMs),
   ]);
-  if (!profile) throw accountError("notSignedIn");
+  if (!profile) throw notSignedIn();
   const answer: AccountAnswer = {
     email: profile.email,
     fullName: profile.fullName,
@@ -80,7 +62,7 @@ export async function changePassword(
   actor: Actor,
   input: { sessionHash: string | null; currentPassword: string; newPassword: string },
 ) {
-  const { user, sessionHash } = signedIn(actor, input.sessionHash);
+  const { user, sessionHash } = signedInSession(actor, input.sessionHash);
   const now = deps.clock.now();
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.changePassword };
   const failKey = `change-password-fail:${user.id}`;
@@ -88,16 +70,16 @@ export async function changePassword(
   const allowance = await deps.limits.peek(failKey, maxFailures, failureWindowMs, now);
   if (!allowance.allowed) {
     await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "throttled" } });
-    throw rateLimited(allowance.retryAfterSeconds);
+    throw accountErrors.tooManyAttempts(allowance.retryAfterSeconds);
   }
   const profile = await findAccountUser(deps.db, user.id);
   if (!profile || !(await verifyPassword(profile.passwordHash, input.currentPassword))) {
     await deps.limits.hit(failKey, maxFailures, failureWindowMs, now);
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "wrong current password" } });
-    throw accountError("wrongCurrentPassword");
+    throw accountErrors.wrongCurrentPassword();
   }
-  if (input.newPassword === input.currentPassword) throw accountError("samePassword");
-  if (await isCommonPassword(input.newPassword)) throw accountError("commonPassword");
+  if (input.newPassword === input.currentPassword) throw accountErrors.samePassword();
+  if (await isCommonPassword(input.newPassword)) throw accountErrors.commonPassword();
 
   await setPasswordHash(deps.db, user.id, await hashPassword(input.newPassword));
   const ended = await endOtherSessions(deps.db, user.id, sessionHash);
@@ -112,7 +94,7 @@ export async function changePassword(
 
 /** Ends every session of the user but this one. */
 export async function revokeOtherSessions(deps: Deps, actor: Actor, input: { sessionHash: string | null }) {
-  const { user, sessionHash } = signedIn(actor, input.sessionHash);
+  const { user, sessionHash } = signedInSession(actor, input.sessionHash);
   const count = await endOtherSessions(deps.db, user.id, sessionHash);
   await deps.audit.record({
     ...auditActor(actor),

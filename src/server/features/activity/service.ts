@@ -1,4 +1,5 @@
-import { type Actor, type Deps, organisationInView, signedIn } from "@server/context";
+import type { Actor, Deps } from "@server/context";
+import { organisationFor } from "@server/features/organisations";
 import { ACTIVITY_DAYS, type ActivityDay } from "@shared/activity";
 import * as repo from "./repository";
 
@@ -9,7 +10,7 @@ const DAY_MS = 86_400_000;
  * sees their own; an admin the one named by `?organisationId=` (none: every day zero).
  */
 export async function activity(deps: Deps, actor: Actor, query: { organisationId?: number }): Promise<ActivityDay[]> {
-  const organisationId = organisationInView(signedIn(actor), query.organisationId);
+  const organisationId = organisationFor(actor, { requested: query.organisationId, orNone: true });
   const today = Math.floor(deps.clock.now().getTime() / DAY_MS) * DAY_MS;
   const from = new Date(today - (ACTIVITY_DAYS - 1) * DAY_MS);
   const counts = organisationId === null ? [] : await repo.dailyCounts(deps.db, organisationId, from);

@@ -1,3 +1,4 @@
+import { inviteEmployer } from "@server/features/onboarding";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import {
@@ -13,7 +14,6 @@ import {
 import { messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { idParams, listQuery } from "@shared/paging";
-import { inviteEmployer } from "../onboarding/service";
 import * as admin from "./service";
 
 /** The admin dashboard's API: every route is admin-only (401 signed out, 403 other roles). */

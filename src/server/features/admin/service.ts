@@ -1,14 +1,13 @@
 import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
+import { findOrganisationByDomain } from "@server/features/organisations";
+import * as repo from "@server/features/users";
 import { loadPage } from "@server/lib/paging";
 import { employerActivatedMail } from "@server/mail/templates";
 import { type AccountRecord, ADMIN_MESSAGES } from "@shared/admin";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/paging";
 import { paths } from "@shared/paths";
-import { findUserById } from "../auth/repository";
-import { findOrganisationByDomain } from "../onboarding/repository";
 import { adminErrors } from "./errors";
-import * as repo from "./repository";
 
 /** Pending employer accounts whose e-mail is verified, oldest first. */
 export function pendingAccounts(deps: Deps) {
@@ -31,7 +30,7 @@ export async function activeEmployers(deps: Deps, query: ListQuery): Promise<Acc
 }
 
 export function stats(deps: Deps) {
-  return repo.stats(deps.db);
+  return repo.codeTotals(deps.db);
 }
 
 /** Activates a pending employer (its e-mail verified) and tells it by e-mail. */
@@ -39,7 +38,7 @@ export async function activateAccount(deps: Deps, actor: Actor, input: { id: num
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.activateAccount, target: String(input.id) };
   const activated = await repo.activateEmployer(deps.db, input.id, deps.clock.now());
   if (!activated) {
-    const user = await findUserById(deps.db, input.id);
+    const user = await repo.findUserById(deps.db, input.id);
     const unverified = user?.role === "superuser" && user.status === "pending" && !user.emailVerifiedAt;
     await deps.audit.record({
       ...audit,

@@ -1,8 +1,8 @@
-import { type Actor, type Deps, signedIn } from "@server/context";
+import type { Actor, Deps } from "@server/context";
+import { organisationFor } from "@server/features/organisations";
 import { toCsvDocument } from "@server/lib/csv";
 import { loadPage } from "@server/lib/paging";
 import { AUDIT_CSV_MAX_ROWS, AUDIT_PAGE_SIZE, type AuditEntry, type AuditQuery } from "@shared/audit";
-import { auditErrors } from "./errors";
 import { type AuditFilter, countEvents, listEvents } from "./repository";
 
 const DAY_MS = 86_400_000;
@@ -32,8 +32,7 @@ export function auditPage(deps: Deps, query: AuditQuery) {
 
 /** One page of the events of the employer's own organisation. */
 export function organisationAuditPage(deps: Deps, actor: Actor, input: { page?: number }) {
-  const { organisationId } = signedIn(actor);
-  if (!organisationId) throw auditErrors.noOrganisation();
+  const organisationId = organisationFor(actor);
   return eventsPage(deps, { organisationId }, input.page);
 }
 

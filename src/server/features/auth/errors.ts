@@ -4,13 +4,11 @@ import { MESSAGES } from "@shared/messages";
 
 /** Every error the sign-in, password and e-mail verification flows answer. */
 export const authErrors = {
-  invalidCredentials: () => new HttpError(401, "auth.invalid_credentials", MESSAGES.invalidCredentials),
+  invalidCredentials: () => new HttpError(401, ERROR_CODES.invalidCredentials, MESSAGES.invalidCredentials),
   notSignedIn: () => new HttpError(401, ERROR_CODES.notSignedIn, MESSAGES.notSignedIn),
-  invalidCode: () => new HttpError(401, "auth.invalid_code", MESSAGES.invalidSignInCode),
-  accountDeactivated: () => new HttpError(403, "auth.account_deactivated", MESSAGES.accountDeactivated),
-  emailNotVerified: () => new HttpError(403, ERROR_CODES.emailNotVerified, MESSAGES.emailNotVerified),
-  accountPending: () => new HttpError(403, "auth.account_pending", MESSAGES.accountPending),
+  invalidCode: () => new HttpError(401, ERROR_CODES.invalidSignInCode, MESSAGES.invalidSignInCode),
   tooManyAttempts: (retryAfterSeconds: number) => rateLimited(MESSAGES.tooManyAttempts, retryAfterSeconds),
   invalidResetLink: () => new HttpError(400, ERROR_CODES.invalidResetLink, MESSAGES.invalidResetLink),
-  invalidVerificationLink: () => new HttpError(400, "auth.invalid_verification_link", MESSAGES.invalidVerificationLink),
+  invalidVerificationLink: () =>
+    new HttpError(400, ERROR_CODES.invalidVerificationLink, MESSAGES.invalidVerificationLink),
 };

@@ -1,43 +1,6 @@
-import type { Db, Executor } from "@server/db/client";
-import { users, verificationTokens } from "@server/db/schema";
+import type { Db } from "@server/db/client";
+import { verificationTokens } from "@server/db/schema";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-
-export type UserRow = typeof users.$inferSelect;
-
-// ---- users ----
-
-export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
-  return row;
-}
-
-export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
-  return row;
-}
-
-/** Inserts a user unless the e-mail is taken; returns its id, or undefined when taken. */
-export async function insertUser(db: Executor, values: typeof users.$inferInsert): Promise<number | undefined> {
-  const [row] = await db
-    .insert(users)
-    .values(values)
-    .onConflictDoNothing({ target: users.email })
-    .returning({ id: users.id });
-  return row?.id;
-}
-
-export async function setPasswordHash(db: Db, userId: number, passwordHash: string) {
-  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
-}
-
-export async function markEmailVerified(db: Db, userId: number, now: Date) {
-  await db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, userId));
-}
-
-export async function anyAdminExists(db: Db): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
-  return row !== undefined;
-}
 
 // ---- verification tokens (sign-in codes, e-mail verification, password reset) ----
 

@@ -1,6 +1,6 @@
 import { signedIn } from "@server/context";
+import { endSession, startSession } from "@server/features/users/session";
 import { requireUser } from "@server/plugins/guards";
-import { endSession, startSession } from "@server/plugins/session";
 import type { App } from "@server/types";
 import { messageAnswer } from "@shared/answers";
 import {

@@ -1,20 +1,18 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
+import { emailDomainProved } from "@server/features/sites";
+import * as users from "@server/features/users";
 import { randomDigits, randomToken } from "@server/lib/crypto";
-import type { HttpError } from "@server/lib/errors";
 import { assertAcceptablePassword, hashPassword, verifyAgainstDummy, verifyPassword } from "@server/lib/passwords";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import { passwordResetMail, signInCodeMail, verifyEmailMail } from "@server/mail/templates";
 import type { AuditAction } from "@shared/audit-actions";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { SIGN_IN, TOKEN_LIFETIME } from "@shared/constants";
-import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import { emailDomain } from "@shared/onboarding";
 import { paths } from "@shared/paths";
-import { deleteSessionsOf } from "../sessions/repository";
-import { emailDomainProved } from "../sites/service";
 import { authErrors } from "./errors";
-import * as repo from "./repository";
+
 import {
   codeAttemptsBlocked,
   forgetAccountFailures,
@@ -31,14 +29,6 @@ const VERIFY_RESEND = { limit: 3, windowMs: 15 * 60_000 };
 
 function tokens(deps: Deps) {
   return new VerificationTokens(deps.db, deps.config.appSecret);
-}
-
-/** Why an account with the right password still may not sign in, or null. */
-function signInRefusal(user: repo.UserRow): HttpError | null {
-  if (user.status === "deactivated") return authErrors.accountDeactivated();
-  if (!user.emailVerifiedAt) return authErrors.emailNotVerified();
-  if (user.status === "pending") return authErrors.accountPending();
-  return null;
 }
 
 /** Audits a throttled sign-in step: the 1st, 10th, 100th… refusal in a row; the others are only counted. */
@@ -70,7 +60,7 @@ export async function passwordStep(deps: Deps, actor: Actor, input: { email: str
     throw authErrors.tooManyAttempts(attempt.retryAfterSeconds);
   }
 
-  const user = await repo.findUserByEmail(deps.db, email);
+  const user = await users.findUserByEmail(deps.db, email);
   const ok = user ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDummy(password);
   const known = { ...audit, actorId: user?.id, organisationId: user?.organisationId };
   if (!user || !ok) {
@@ -83,11 +73,11 @@ export async function passwordStep(deps: Deps, actor: Actor, input: { email: str
   }
   await attempt.giveBack();
 
-  const refusal = signInRefusal(user);
+  const refusal = users.signInRefusal(user);
   if (refusal) {
-    if (refusal.code === ERROR_CODES.emailNotVerified) await resendVerification(deps, user, now);
+    if (refusal.reason === "unverified") await resendVerification(deps, user, now);
     await deps.audit.record({ ...known, outcome: "denied", detail: { reason: user.status } });
-    throw refusal;
+    throw refusal.error;
   }
 
   const code = randomDigits(SIGN_IN.codeDigits);
@@ -110,7 +100,7 @@ export async function codeStep(deps: Deps, actor: Actor, input: { email: string;
     await auditThrottled(deps, actor, AUDIT_ACTIONS.verify2fa, email, attempt.refused);
     throw authErrors.tooManyAttempts(attempt.retryAfterSeconds);
   }
-  const user = await repo.findUserByEmail(deps.db, email);
+  const user = await users.findUserByEmail(deps.db, email);
   const result = user
     ? await tokens(deps).attempt("sign-in", String(user.id), code, now, SIGN_IN.codeMaxTries)
     : "missing";
@@ -126,10 +116,10 @@ export async function codeStep(deps: Deps, actor: Actor, input: { email: string;
     throw authErrors.invalidCode();
   }
   await attempt.giveBack();
-  const refusal = signInRefusal(user);
+  const refusal = users.signInRefusal(user);
   if (refusal) {
     await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: user.status } });
-    throw refusal;
+    throw refusal.error;
   }
   await forgetAccountFailures(deps.limits, user.email);
   await deps.audit.record({ ...audit, outcome: "success" });
@@ -166,7 +156,7 @@ export async function forgotPassword(deps: Deps, actor: Actor, input: { email: s
 }
 
 async function sendResetLink(deps: Deps, actor: Actor, email: string, now: Date) {
-  const user = await repo.findUserByEmail(deps.db, email);
+  const user = await users.findUserByEmail(deps.db, email);
   let outcome: "success" | "failure" | "denied" = "failure";
   if (user && user.status !== "deactivated") {
     const { limit, windowMs } = FORGOT_PER_ACCOUNT;
@@ -194,14 +184,14 @@ export async function resetPassword(deps: Deps, actor: Actor, input: { token: st
   await assertAcceptablePassword(input.newPassword);
   const now = deps.clock.now();
   const target = await tokens(deps).consume("reset-password", input.token, now);
-  const user = target ? await repo.findUserById(deps.db, Number(target)) : undefined;
+  const user = target ? await users.findUserById(deps.db, Number(target)) : undefined;
   const action = AUDIT_ACTIONS.resetPassword;
   if (!user || user.status === "deactivated") {
     await deps.audit.record({ action, outcome: "failure", ip: actor.ip, detail: { reason: "invalid link" } });
     throw authErrors.invalidResetLink();
   }
-  await repo.setPasswordHash(deps.db, user.id, await hashPassword(input.newPassword));
-  await deleteSessionsOf(deps.db, user.id);
+  await users.setPasswordHash(deps.db, user.id, await hashPassword(input.newPassword));
+  await users.deleteSessionsOf(deps.db, user.id);
   await tokens(deps).revoke("sign-in", String(user.id));
   await forgetAccountFailures(deps.limits, user.email);
   await deps.audit.record({
@@ -228,7 +218,7 @@ export async function sendVerificationEmail(deps: Deps, user: { id: number; emai
  * A new verification link for an account whose link was lost, expired or never sent (mail down at
  * sign-up). Only after the right password, so it cannot be used to mail strangers; rate-limited.
  */
-async function resendVerification(deps: Deps, user: repo.UserRow, now: Date) {
+async function resendVerification(deps: Deps, user: users.UserRow, now: Date) {
   const { limit, windowMs } = VERIFY_RESEND;
   if ((await deps.limits.hit(`verify-resend:${user.id}`, limit, windowMs, now)).allowed) {
     await sendVerificationEmail(deps, user);
@@ -250,7 +240,7 @@ export async function resendVerificationEmail(deps: Deps, actor: Actor, input: {
   );
   if (!ip.allowed) throw authErrors.tooManyAttempts(ip.retryAfterSeconds);
   void (async () => {
-    const user = await repo.findUserByEmail(deps.db, input.email);
+    const user = await users.findUserByEmail(deps.db, input.email);
     const waiting = user && !user.emailVerifiedAt && user.status !== "deactivated";
     if (waiting) await resendVerification(deps, user, now);
     await deps.audit.record({
@@ -269,7 +259,7 @@ export async function resendVerificationEmail(deps: Deps, actor: Actor, input: {
 export async function verifyEmail(deps: Deps, actor: Actor, input: { email: string; token: string }) {
   const { email, token } = input;
   const now = deps.clock.now();
-  const user = await repo.findUserByEmail(deps.db, email);
+  const user = await users.findUserByEmail(deps.db, email);
   const result = user
     ? await tokens(deps).attempt("verify-email", String(user.id), token, now, VERIFY_EMAIL_TRIES)
     : "missing";
@@ -278,7 +268,7 @@ export async function verifyEmail(deps: Deps, actor: Actor, input: { email: stri
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: result } });
     throw authErrors.invalidVerificationLink();
   }
-  await repo.markEmailVerified(deps.db, user.id, now);
+  await users.markEmailVerified(deps.db, user.id, now);
   if (user.organisationId !== null)
     await emailDomainProved(deps.db, {
       organisationId: user.organisationId,

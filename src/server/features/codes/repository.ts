@@ -1,10 +1,10 @@
 import type { Db } from "@server/db/client";
-import { identityCodes, organisations, users } from "@server/db/schema";
+import { identityCodes } from "@server/db/schema";
+import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import type { SiteScope } from "@server/lib/origin";
 import { auditsRefusalSql, hitStatement, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { eq, lt, sql } from "drizzle-orm";
-import { queueDeliveries, wakeWorkers } from "../webhooks/outbox";
-import type { SiteScope } from "./site";
+import { lt, sql } from "drizzle-orm";
 
 const iso = (d: Date) => d.toISOString();
 
@@ -196,18 +196,6 @@ export async function findCode(db: Db, id: number, userId: number): Promise<Code
     sql`select id, expires_at, used_at, verified_host from identity_codes where id = ${id}::bigint and user_id = ${userId}::int`,
   );
   return rows[0] ?? null;
-}
-
-/** The name, company and website of a user (empty strings without an organisation). */
-export async function clientInfo(db: Db, userId: number) {
-  const [row] = await db
-    .select({ fullName: users.fullName, companyName: organisations.companyName, website: organisations.website })
-    .from(users)
-    .leftJoin(organisations, eq(organisations.id, users.organisationId))
-    .where(eq(users.id, userId));
-  return row
-    ? { fullName: row.fullName, companyName: row.companyName ?? "", website: row.website ?? "" }
-    : { fullName: "", companyName: "", website: "" };
 }
 
 /** Deletes the codes that expired before `cutoff` (used or not). */

@@ -1,12 +1,13 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
+import { clientInfo as callerOf } from "@server/features/users";
 import { hmac } from "@server/lib/crypto";
+import { originHost, siteScope } from "@server/lib/origin";
 import { retryAfterSeconds } from "@server/lib/rate-limit";
 import type { ClientInfo, CodeStatus, GeneratedWords, VerifyAnswer } from "@shared/codes";
 import { IDENTITY_CODE } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { codesErrors } from "./errors";
 import * as repo from "./repository";
-import { originHost, siteScope } from "./site";
 import { canonicalCode, drawWords, parseWords } from "./words";
 
 /** A fresh draw collides with a live code about once in millions of draws; a few tries are plenty. */
@@ -19,7 +20,7 @@ export function codeHash(secret: string, words: readonly string[]): string {
 
 /** The signed-in user's name, company and website, as the widget would name them. */
 export function clientInfo(deps: Deps, actor: Actor): Promise<ClientInfo> {
-  return repo.clientInfo(deps.db, signedIn(actor).id);
+  return callerOf(deps.db, signedIn(actor).id);
 }
 
 /**

@@ -1,5 +1,5 @@
+import { siteScope } from "@server/lib/origin";
 import { describe, expect, it } from "vitest";
-import { siteScope } from "./site";
 import { canonicalCode, drawWords, parseWords, WORDS } from "./words";
 
 describe("the word list", () => {

@@ -1,47 +1,7 @@
 import type { Db } from "@server/db/client";
-import { employeeAccessCodes, organisations, users } from "@server/db/schema";
-import { deleteSessionsOf } from "@server/features/sessions/repository";
-import { containsPattern } from "@server/lib/paging";
-import type { EmployeeRecord } from "@shared/employer";
-import { and, asc, count, desc, eq, gt, ilike, lt, type SQL } from "drizzle-orm";
-
-export async function findOrganisation(db: Db, id: number) {
-  const [row] = await db
-    .select({ id: organisations.id, companyName: organisations.companyName, website: organisations.website })
-    .from(organisations)
-    .where(eq(organisations.id, id));
-  return row;
-}
-
-/** Active employees (clients) of an organisation, optionally those whose e-mail contains `q`. */
-function employeeFilter(organisationId: number, q: string | undefined): SQL | undefined {
-  const base = and(eq(users.organisationId, organisationId), eq(users.role, "client"), eq(users.status, "active"));
-  return q ? and(base, ilike(users.email, containsPattern(q))) : base;
-}
-
-export async function listEmployees(
-  db: Db,
-  organisationId: number,
-  opts: { q?: string; limit?: number; offset?: number } = {},
-): Promise<EmployeeRecord[]> {
-  const query = db
-    .select({
-      id: users.id,
-      fullName: users.fullName,
-      email: users.email,
-      codesGenerated: users.codesGenerated,
-      codesVerified: users.codesVerified,
-    })
-    .from(users)
-    .where(employeeFilter(organisationId, opts.q))
-    .orderBy(asc(users.id));
-  return opts.limit === undefined ? query : query.limit(opts.limit).offset(opts.offset ?? 0);
-}
-
-export async function countEmployees(db: Db, organisationId: number, q?: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(users).where(employeeFilter(organisationId, q));
-  return row?.n ?? 0;
-}
+import { employeeAccessCodes } from "@server/db/schema";
+import { lockOrganisation } from "@server/features/organisations";
+import { and, desc, eq, gt, lt } from "drizzle-orm";
 
 /** The organisation's newest employee access code, if any. */
 export async function newestAccessCode(db: Db, organisationId: number) {
@@ -77,11 +37,7 @@ export async function insertAccessCodeIfNoneActive(
   },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx
-      .select({ id: organisations.id })
-      .from(organisations)
-      .where(eq(organisations.id, values.organisationId))
-      .for("update");
+    await lockOrganisation(tx, values.organisationId);
     const [active] = await tx
       .select({ id: employeeAccessCodes.id })
       .from(employeeAccessCodes)
@@ -96,25 +52,5 @@ export async function insertAccessCodeIfNoneActive(
     if (active) return false;
     await tx.insert(employeeAccessCodes).values({ ...values, usedCount: 0 });
     return true;
-  });
-}
-
-/** Deactivates an active employee of exactly this organisation and ends its sessions; returns it, or undefined. */
-export async function deactivateEmployee(db: Db, organisationId: number, id: number, now: Date) {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set({ status: "deactivated", deactivatedAt: now })
-      .where(
-        and(
-          eq(users.id, id),
-          eq(users.organisationId, organisationId),
-          eq(users.role, "client"),
-          eq(users.status, "active"),
-        ),
-      )
-      .returning({ id: users.id, email: users.email });
-    if (row) await deleteSessionsOf(tx, row.id);
-    return row;
   });
 }

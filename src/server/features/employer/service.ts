@@ -1,4 +1,6 @@
-import { type Actor, auditActor, type Deps, organisationInView, signedIn } from "@server/context";
+import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
+import { findOrganisation, organisationFor, organisationsErrors } from "@server/features/organisations";
+import * as users from "@server/features/users";
 import { accessCodeHash } from "@server/lib/access-codes";
 import { randomAccessCode, seal, unseal } from "@server/lib/crypto";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
@@ -13,8 +15,8 @@ import * as repo from "./repository";
 export async function profile(deps: Deps, actor: Actor) {
   const user = signedIn(actor);
   if (user.role === "admin") return { companyName: "CallProof", email: user.email, website: deps.config.publicUrl };
-  const organisation = user.organisationId ? await repo.findOrganisation(deps.db, user.organisationId) : undefined;
-  if (!organisation) throw employerErrors.noOrganisation();
+  const organisation = user.organisationId ? await findOrganisation(deps.db, user.organisationId) : undefined;
+  if (!organisation) throw organisationsErrors.noOrganisation();
   return { companyName: organisation.companyName, email: user.email, website: organisation.website };
 }
 
@@ -24,17 +26,17 @@ export async function employees(
   actor: Actor,
   query: ListQuery & { organisationId?: number },
 ): Promise<EmployeeRecord[] | Page<EmployeeRecord>> {
-  const organisationId = organisationInView(signedIn(actor), query.organisationId);
+  const organisationId = organisationFor(actor, { requested: query.organisationId, orNone: true });
   const paged = query.q !== undefined || query.page !== undefined;
   const page = query.page ?? 1;
   if (organisationId === null) return paged ? pageEnvelope([], 0, page, LIST_PAGE_SIZE) : [];
-  if (!paged) return repo.listEmployees(deps.db, organisationId);
+  if (!paged) return users.listEmployees(deps.db, organisationId);
   const q = query.q || undefined;
   return loadPage(
     page,
     LIST_PAGE_SIZE,
-    (slice) => repo.listEmployees(deps.db, organisationId, { q, ...slice }),
-    () => repo.countEmployees(deps.db, organisationId, q),
+    (slice) => users.listEmployees(deps.db, organisationId, { q, ...slice }),
+    () => users.countEmployees(deps.db, organisationId, q),
   );
 }
 
@@ -44,7 +46,7 @@ export async function newestAccessCode(
   actor: Actor,
   input: { organisationId?: number },
 ): Promise<AccessCodeRecord | null> {
-  const organisationId = organisationInView(signedIn(actor), input.organisationId);
+  const organisationId = organisationFor(actor, { requested: input.organisationId, orNone: true });
   if (organisationId === null) return null;
   const row = await repo.newestAccessCode(deps.db, organisationId);
   if (!row) return null;
@@ -71,7 +73,7 @@ export async function generateAccessCode(
   };
   if (!user.organisationId) {
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no organisation" } });
-    throw employerErrors.noOrganisation();
+    throw organisationsErrors.noOrganisation();
   }
   const now = deps.clock.now();
   const code = randomAccessCode();
@@ -103,7 +105,7 @@ export async function deactivateEmployee(deps: Deps, actor: Actor, input: { id: 
     target: String(input.id),
   };
   const gone = user.organisationId
-    ? await repo.deactivateEmployee(deps.db, user.organisationId, input.id, deps.clock.now())
+    ? await users.deactivateEmployee(deps.db, user.organisationId, input.id, deps.clock.now())
     : undefined;
   if (!gone) {
     await deps.audit.record({

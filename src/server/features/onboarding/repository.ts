@@ -1,5 +1,5 @@
 import type { Executor } from "@server/db/client";
-import { employeeAccessCodes, employerInvitations, organisations, users } from "@server/db/schema";
+import { employeeAccessCodes, employerInvitations } from "@server/db/schema";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 
 export type InvitationRow = typeof employerInvitations.$inferSelect;
@@ -60,61 +60,20 @@ export async function setInvitationUser(db: Executor, id: number, userId: number
   await db.update(employerInvitations).set({ usedBy: userId }).where(eq(employerInvitations.id, id));
 }
 
-export async function findOrganisationByDomain(db: Executor, domain: string) {
-  const [row] = await db.select({ id: organisations.id }).from(organisations).where(eq(organisations.domain, domain));
-  return row;
-}
-
-/** Inserts an organisation unless its domain is taken; returns its id, or undefined when taken. */
-export async function insertOrganisation(
-  db: Executor,
-  values: { companyName: string; domain: string; website: string; websiteHost: string; createdAt: Date },
-) {
-  const [row] = await db
-    .insert(organisations)
-    .values(values)
-    .onConflictDoNothing({ target: organisations.domain })
-    .returning({ id: organisations.id });
-  return row?.id;
-}
-
-export type AccessCodeLookup = {
-  id: number;
-  organisationId: number;
-  maxUsers: number;
-  usedCount: number;
-  domain: string;
-  website: string;
-};
-
 /**
- * An employee access code that has not expired and whose organisation still has an active employer
- * (a code of a deactivated employer admits nobody). It may be full: compare usedCount with maxUsers.
+ * An employee access code that has not expired (it may be full: compare usedCount with maxUsers), or
+ * undefined.
  */
-export async function findUsableAccessCode(
-  db: Executor,
-  codeHash: string,
-  now: Date,
-): Promise<AccessCodeLookup | undefined> {
+export async function findLiveAccessCode(db: Executor, codeHash: string, now: Date) {
   const [row] = await db
     .select({
       id: employeeAccessCodes.id,
       organisationId: employeeAccessCodes.organisationId,
       maxUsers: employeeAccessCodes.maxUsers,
       usedCount: employeeAccessCodes.usedCount,
-      domain: organisations.domain,
-      website: organisations.website,
     })
     .from(employeeAccessCodes)
-    .innerJoin(organisations, eq(organisations.id, employeeAccessCodes.organisationId))
-    .where(
-      and(
-        eq(employeeAccessCodes.codeHash, codeHash),
-        gt(employeeAccessCodes.expiresAt, now),
-        sql`exists (select 1 from ${users} where ${users.organisationId} = ${employeeAccessCodes.organisationId}
-                    and ${users.role} = 'superuser' and ${users.status} = 'active')`,
-      ),
-    );
+    .where(and(eq(employeeAccessCodes.codeHash, codeHash), gt(employeeAccessCodes.expiresAt, now)));
   return row;
 }
 

@@ -1,4 +1,8 @@
 import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
+import { sendVerificationEmail } from "@server/features/auth";
+import { findOrganisation, findOrganisationByDomain, insertOrganisation } from "@server/features/organisations";
+import { addRegistrationSites } from "@server/features/sites";
+import { findUserByEmail, hasActiveEmployer, insertUser } from "@server/features/users";
 import { accessCodeHash, invitationHash } from "@server/lib/access-codes";
 import type { AuditEvent } from "@server/lib/audit";
 import { randomAccessCode } from "@server/lib/crypto";
@@ -16,9 +20,6 @@ import {
   type RegisterEmployerBody,
 } from "@shared/onboarding";
 import { paths } from "@shared/paths";
-import { findUserByEmail, insertUser } from "../auth/repository";
-import { sendVerificationEmail } from "../auth/service";
-import { addRegistrationSites } from "../sites/service";
 import { onboardingErrors } from "./errors";
 import * as repo from "./repository";
 
@@ -97,7 +98,7 @@ export async function inviteEmployer(deps: Deps, actor: Actor, input: { email: s
   const admin = signedIn(actor);
   const now = deps.clock.now();
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.inviteEmployer, target: email };
-  const refusal = (await repo.findOrganisationByDomain(deps.db, emailDomain(email)))
+  const refusal = (await findOrganisationByDomain(deps.db, emailDomain(email)))
     ? onboardingErrors.organisationExists()
     : (await findUserByEmail(deps.db, email))
       ? onboardingErrors.emailTaken()
@@ -161,7 +162,7 @@ export async function registerEmployer(deps: Deps, actor: Actor, body: RegisterE
     throw await fail("email differs from invitation", onboardingErrors.wrongInvitationEmail());
   }
   const domain = emailDomain(body.email);
-  if (await repo.findOrganisationByDomain(deps.db, domain)) {
+  if (await findOrganisationByDomain(deps.db, domain)) {
     throw await fail("organisation exists", onboardingErrors.organisationExists());
   }
   if (await findUserByEmail(deps.db, body.email)) throw await fail("email taken", onboardingErrors.emailTaken());
@@ -173,7 +174,7 @@ export async function registerEmployer(deps: Deps, actor: Actor, body: RegisterE
   const created = await recordingFailures(fail, () =>
     deps.db.transaction(async (tx) => {
       if (!(await repo.claimInvitation(tx, invitation.id, now))) throw onboardingErrors.invalidAccessCode();
-      const organisationId = await repo.insertOrganisation(tx, {
+      const organisationId = await insertOrganisation(tx, {
         companyName: body.companyName,
         domain,
         website: website.url,
@@ -210,13 +211,25 @@ export async function registerEmployer(deps: Deps, actor: Actor, body: RegisterE
 
 // ---- employee access codes ----
 
+/**
+ * An employee access code that has not expired and whose organisation still has an active employer (a
+ * code of a deactivated employer admits nobody), with the organisation's domain and website. It may be
+ * full: compare usedCount with maxUsers.
+ */
+async function usableAccessCode(deps: Deps, hash: string, now: Date) {
+  const code = await repo.findLiveAccessCode(deps.db, hash, now);
+  if (!code || !(await hasActiveEmployer(deps.db, code.organisationId))) return undefined;
+  const organisation = await findOrganisation(deps.db, code.organisationId);
+  return organisation ? { ...code, domain: organisation.domain, website: organisation.website } : undefined;
+}
+
 /** Checks an employee access code: the organisation's domain and website, or 400. Failures count per IP. */
 export async function validateEmployeeCode(deps: Deps, actor: Actor, input: { code: string }) {
   const action = AUDIT_ACTIONS.validateAccessCode;
   const audit = { ...auditActor(actor), action };
   const genuine = await countGuess(deps, actor, action);
   const hash = accessCodeHash(deps.config.appSecret, input.code);
-  const found = await repo.findUsableAccessCode(deps.db, hash, deps.clock.now());
+  const found = await usableAccessCode(deps, hash, deps.clock.now());
   if (!found) {
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "invalid code" } });
     throw onboardingErrors.invalidAccessCode();
@@ -243,7 +256,7 @@ export async function registerEmployee(deps: Deps, actor: Actor, body: RegisterE
 
   const genuine = await countGuess(deps, actor, action);
   const hash = accessCodeHash(deps.config.appSecret, body.accessCode);
-  const found = await repo.findUsableAccessCode(deps.db, hash, now);
+  const found = await usableAccessCode(deps, hash, now);
   const fail = failureRecorder(deps, { ...audit, organisationId: found?.organisationId });
   if (!found) throw await fail("invalid code", onboardingErrors.invalidAccessCode());
   await genuine();

@@ -1,7 +1,9 @@
 import type { Db } from "@server/db/client";
+import { callReports } from "@server/db/schema";
+import { claimReportsMailSlot } from "@server/features/organisations/repository";
+import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { escapeLike } from "@server/lib/paging";
-import { type SQL, sql } from "drizzle-orm";
-import { queueDeliveries, wakeWorkers } from "../webhooks/outbox";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 
 type ReportRow = {
   id: number;
@@ -104,31 +106,23 @@ export async function organisationsWithUnmailedReports(db: Db): Promise<number[]
 
 /**
  * Claims the unmailed reports of an organisation for one summary mail, if its last one is at least
- * `gapMs` old: marks them mailed and the organisation mailed now, in one statement (one process wins).
- * Returns the claimed reports (none when it is too soon or there are none), the company and recipients.
+ * `gapMs` old: marks them mailed and the organisation mailed now, in one transaction (one process wins).
+ * Returns the claimed reports (none when it is too soon or there are none).
  */
 export async function claimReportsToMail(db: Db, organisationId: number, now: Date, gapMs: number) {
-  const at = now.toISOString();
-  const since = new Date(now.getTime() - gapMs).toISOString();
-  const rows = await db.rows<{ id: number; at: Date; site: string | null }>(sql`
-    with org as (
-      update organisations set reports_mailed_at = ${at}::timestamptz
-      where id = ${organisationId}::int
-        and (reports_mailed_at is null or reports_mailed_at <= ${since}::timestamptz)
-        and exists (select 1 from call_reports where organisation_id = ${organisationId}::int and mailed_at is null)
-      returning id
-    )
-    update call_reports r set mailed_at = ${at}::timestamptz
-    from org where r.organisation_id = org.id and r.mailed_at is null
-    returning r.id, r.at, r.site`);
-  return rows;
-}
-
-/** Active superusers of an organisation and its name: who hears about its reported calls. */
-export async function reportRecipients(db: Db, organisationId: number) {
-  return db.rows<{ email: string; company_name: string }>(sql`
-    select u.email, o.company_name from users u join organisations o on o.id = u.organisation_id
-    where u.organisation_id = ${organisationId}::int and u.role = 'superuser' and u.status = 'active'`);
+  return db.transaction(async (tx) => {
+    const [waiting] = await tx
+      .select({ id: callReports.id })
+      .from(callReports)
+      .where(and(eq(callReports.organisationId, organisationId), isNull(callReports.mailedAt)))
+      .limit(1);
+    if (!waiting || !(await claimReportsMailSlot(tx, organisationId, now, gapMs))) return [];
+    return tx
+      .update(callReports)
+      .set({ mailedAt: now })
+      .where(and(eq(callReports.organisationId, organisationId), isNull(callReports.mailedAt)))
+      .returning({ id: callReports.id, at: callReports.at, site: callReports.site });
+  });
 }
 
 export type { ReportRow };

@@ -1,12 +1,14 @@
-import { type Actor, auditActor, type Deps, organisationInView, signedIn } from "@server/context";
+import { type Actor, auditActor, type Deps } from "@server/context";
+import { findOrganisation, organisationFor } from "@server/features/organisations";
+import { employerEmails } from "@server/features/users";
 import { toCsvDocument } from "@server/lib/csv";
+import { originHost, siteScope } from "@server/lib/origin";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { reportedCallsMail } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/paging";
 import { paths } from "@shared/paths";
 import { type CallReport, REPORT_FORM_TEXT, REPORTS_PER_HOUR, REPORTS_TEXT, type ReportBody } from "@shared/reports";
-import { originHost, siteScope } from "../codes/site";
 import { reportsErrors } from "./errors";
 import * as repo from "./repository";
 
@@ -76,7 +78,7 @@ export async function organisationReports(
   actor: Actor,
   query: ListQuery & { organisationId?: number },
 ): Promise<Page<CallReport>> {
-  const organisationId = organisationInView(signedIn(actor), query.organisationId);
+  const organisationId = organisationFor(actor, { requested: query.organisationId, orNone: true });
   if (organisationId === null) return pageEnvelope([], 0, query.page ?? 1, LIST_PAGE_SIZE);
   return pageOfReports(deps, organisationId, query);
 }
@@ -97,7 +99,7 @@ export async function organisationReportsCsv(
   actor: Actor,
   query: { organisationId?: number },
 ): Promise<string> {
-  const organisationId = organisationInView(signedIn(actor), query.organisationId);
+  const organisationId = organisationFor(actor, { requested: query.organisationId, orNone: true });
   const rows =
     organisationId === null
       ? []
@@ -116,12 +118,13 @@ export async function organisationReportsCsv(
 export async function mailReportSummary(deps: Deps, organisationId: number): Promise<number> {
   const claimed = await repo.claimReportsToMail(deps.db, organisationId, deps.clock.now(), REPORT_MAIL_GAP_MS);
   if (claimed.length === 0) return 0;
-  const recipients = await repo.reportRecipients(deps.db, organisationId);
+  const company = (await findOrganisation(deps.db, organisationId))?.companyName ?? "";
+  const recipients = await employerEmails(deps.db, organisationId);
   const firstAt = new Date(Math.min(...claimed.map((r) => r.at.getTime())));
   const url = `${deps.config.publicUrl}${paths.employerDashboard}`;
-  for (const r of recipients) {
+  for (const email of recipients) {
     await deps.mailer
-      .send(reportedCallsMail(r.email, r.company_name, claimed.length, firstAt, url))
+      .send(reportedCallsMail(email, company, claimed.length, firstAt, url))
       .catch((err) => deps.log.warn({ err, organisationId }, "the reported-calls mail could not be sent"));
   }
   return claimed.length;

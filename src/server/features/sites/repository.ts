@@ -1,5 +1,5 @@
 import type { Db } from "@server/db/client";
-import { organisationSites, organisations, users } from "@server/db/schema";
+import { organisationSites } from "@server/db/schema";
 import type { SiteMethod, SiteRecord } from "@shared/sites";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 
@@ -15,14 +15,13 @@ const recordColumns = {
   token: organisationSites.token,
 };
 
-/** The organisation's sites: its e-mail domain first, then the rest by host. */
-export async function listSites(db: Executor, organisationId: number): Promise<SiteRecord[]> {
+/** The organisation's sites: its e-mail domain (`domain`) first, then the rest by host. */
+export async function listSites(db: Executor, organisationId: number, domain: string): Promise<SiteRecord[]> {
   return db
     .select(recordColumns)
     .from(organisationSites)
-    .innerJoin(organisations, eq(organisations.id, organisationSites.organisationId))
     .where(eq(organisationSites.organisationId, organisationId))
-    .orderBy(sql`${organisationSites.host} <> ${organisations.domain}`, asc(organisationSites.host));
+    .orderBy(sql`${organisationSites.host} <> ${domain}`, asc(organisationSites.host));
 }
 
 export async function findSite(db: Executor, organisationId: number, host: string): Promise<SiteRow | undefined> {
@@ -99,16 +98,14 @@ export async function markPending(db: Executor, id: number, now: Date) {
 }
 
 /**
- * An account at the organisation's e-mail domain proved its address: the domain, and any still-pending
- * host under it, become verified by the e-mail domain.
+ * An account at the organisation's e-mail domain (`domain`, the caller checked it is the organisation's)
+ * proved its address: the domain, and any still-pending host under it, become verified by the e-mail domain.
  */
-export async function verifyEmailDomain(db: Executor, organisationId: number, emailDomain: string, now: Date) {
+export async function verifyEmailDomain(db: Executor, organisationId: number, domain: string, now: Date) {
   await db.execute(sql`
     update ${organisationSites} s set status = 'verified', method = 'email-domain', verified_at = ${now.toISOString()}::timestamptz
-    from ${organisations} o
-    where s.organisation_id = ${organisationId} and o.id = s.organisation_id and o.domain = ${emailDomain}
-      and s.status = 'pending'
-      and (s.host = o.domain or right(s.host, length(o.domain) + 1) = '.' || o.domain)`);
+    where s.organisation_id = ${organisationId} and s.status = 'pending'
+      and (s.host = ${domain}::text or right(s.host, length(${domain}::text) + 1) = '.' || ${domain}::text)`);
 }
 
 export type DueSite = { id: number; organisationId: number; host: string; token: string; method: SiteMethod };
@@ -138,22 +135,4 @@ export async function claimDueForRecheck(db: Db, before: Date, now: Date, limit:
     token: r.token,
     method: r.method,
   }));
-}
-
-/** The organisation's e-mail domain, or undefined when there is no such organisation. */
-export async function findOrganisationDomain(db: Executor, organisationId: number): Promise<string | undefined> {
-  const [row] = await db
-    .select({ domain: organisations.domain })
-    .from(organisations)
-    .where(eq(organisations.id, organisationId));
-  return row?.domain;
-}
-
-/** E-mail addresses of the organisation's active employers. */
-export async function employerEmails(db: Executor, organisationId: number): Promise<string[]> {
-  const rows = await db
-    .select({ email: users.email })
-    .from(users)
-    .where(and(eq(users.organisationId, organisationId), eq(users.role, "superuser"), eq(users.status, "active")));
-  return rows.map((r) => r.email);
 }

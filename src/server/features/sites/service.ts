@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { type Actor, auditActor, type Deps } from "@server/context";
 import type { Db } from "@server/db/client";
+import { findOrganisation, organisationFor, organisationsErrors } from "@server/features/organisations";
+import { employerEmails } from "@server/features/users";
 import { siteProofLostMail } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { paths } from "@shared/paths";
@@ -15,11 +17,9 @@ export type SitesDeps = Deps & { prover: Prover };
 /** An unguessable token for the proofs (128 random bits, hex). */
 const newToken = () => randomBytes(16).toString("hex");
 
-/** The organisation an employer acts for (a superuser's own). */
-function ownOrganisation(actor: Actor): number {
-  const organisationId = actor.user?.role === "superuser" ? actor.user.organisationId : null;
-  if (organisationId === null) throw sitesErrors.forbidden();
-  return organisationId;
+/** The e-mail domain of an organisation, or undefined when there is no such organisation. */
+async function organisationDomain(db: repo.Executor, organisationId: number): Promise<string | undefined> {
+  return (await findOrganisation(db, organisationId))?.domain;
 }
 
 /**
@@ -31,8 +31,9 @@ export async function listSites(
   actor: Actor,
   input: { organisationId?: number },
 ): Promise<SiteRecord[]> {
-  const organisationId = actor.user?.role === "admin" ? (input.organisationId ?? null) : ownOrganisation(actor);
-  return organisationId === null ? [] : repo.listSites(deps.db, organisationId);
+  const organisationId = organisationFor(actor, { requested: input.organisationId, orNone: true });
+  const domain = organisationId === null ? undefined : await organisationDomain(deps.db, organisationId);
+  return organisationId === null || domain === undefined ? [] : repo.listSites(deps.db, organisationId, domain);
 }
 
 /**
@@ -40,14 +41,14 @@ export async function listSites(
  * (the domain covers it); any other starts pending with a fresh token for its proof.
  */
 export async function addSite(deps: SitesDeps, actor: Actor, input: { host: string }): Promise<SiteRecord> {
-  const organisationId = ownOrganisation(actor);
+  const organisationId = organisationFor(actor);
   const now = deps.clock.now();
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.addSite, organisationId, target: input.host };
   if ((await repo.countSites(deps.db, organisationId)) >= SITE_LIMITS.maxSitesPerOrganisation) {
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "too many sites" } });
     throw sitesErrors.tooManySites();
   }
-  const domain = await repo.findOrganisationDomain(deps.db, organisationId);
+  const domain = await organisationDomain(deps.db, organisationId);
   const domainSite = domain ? await repo.findSite(deps.db, organisationId, domain) : undefined;
   const covered = domain && domainSite?.status === "verified" && isHostUnder(input.host, domain);
   const site = await repo.insertSite(deps.db, {
@@ -67,9 +68,9 @@ export async function addSite(deps: SitesDeps, actor: Actor, input: { host: stri
 
 /** Removes a host from the caller's organisation; its e-mail domain stays (409). */
 export async function removeSite(deps: SitesDeps, actor: Actor, input: { host: string }) {
-  const organisationId = ownOrganisation(actor);
+  const organisationId = organisationFor(actor);
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.removeSite, organisationId, target: input.host };
-  if ((await repo.findOrganisationDomain(deps.db, organisationId)) === input.host) {
+  if ((await organisationDomain(deps.db, organisationId)) === input.host) {
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "email domain" } });
     throw sitesErrors.emailDomainFixed();
   }
@@ -84,7 +85,7 @@ export async function removeSite(deps: SitesDeps, actor: Actor, input: { host: s
  * an admin need no look-up. At most 10 checks per organisation in 10 minutes (each makes outbound calls).
  */
 export async function checkSite(deps: SitesDeps, actor: Actor, input: { host: string }): Promise<SiteCheckAnswer> {
-  const organisationId = ownOrganisation(actor);
+  const organisationId = organisationFor(actor);
   const site = await repo.findSite(deps.db, organisationId, input.host);
   if (!site) throw sitesErrors.siteNotFound();
   if (site.method === "email-domain" || site.method === "admin") {
@@ -119,9 +120,9 @@ export async function adminVerifySite(
 ): Promise<SiteCheckAnswer> {
   const { organisationId, host } = input;
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.adminVerifySite, organisationId, target: host };
-  if ((await repo.findOrganisationDomain(deps.db, organisationId)) === undefined) {
+  if ((await organisationDomain(deps.db, organisationId)) === undefined) {
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no organisation" } });
-    throw sitesErrors.noOrganisation();
+    throw organisationsErrors.unknownOrganisation();
   }
   const now = deps.clock.now();
   const site = await repo.findSite(deps.db, organisationId, host);
@@ -143,6 +144,7 @@ export async function addRegistrationSites(
 
 /** An account at the organisation's e-mail domain verified its address: that domain is proved. */
 export async function emailDomainProved(db: Db, input: { organisationId: number; emailDomain: string; now: Date }) {
+  if ((await organisationDomain(db, input.organisationId)) !== input.emailDomain) return;
   await repo.verifyEmailDomain(db, input.organisationId, input.emailDomain, input.now);
 }
 
@@ -171,7 +173,7 @@ export async function recheckSites(deps: SitesDeps, batch = 50): Promise<string[
       detail: { method: site.method },
     });
     const url = `${deps.config.publicUrl}${paths.employerDashboard}`;
-    for (const email of await repo.employerEmails(deps.db, site.organisationId)) {
+    for (const email of await employerEmails(deps.db, site.organisationId)) {
       try {
         await deps.mailer.send(siteProofLostMail(email, site.host, url));
       } catch (err) {

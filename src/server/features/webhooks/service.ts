@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
-import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
+import { type Actor, auditActor, type Deps } from "@server/context";
+import { organisationFor } from "@server/features/organisations";
 import { seal, unseal } from "@server/lib/crypto";
 import { isPublicAddress } from "@server/lib/public-address";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -10,12 +11,6 @@ import { postDelivery } from "./sender";
 import { newWebhookSecret, signedHeaders } from "./signature";
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1"]);
-
-function organisationOf(actor: Actor): number {
-  const id = signedIn(actor).organisationId;
-  if (id === null) throw webhookErrors.noOrganisation();
-  return id;
-}
 
 /**
  * An endpoint URL: https, or http on localhost/127.0.0.1 (a developer's receiver, as the contract allows);
@@ -40,13 +35,13 @@ export function checkedUrl(text: string, allowPrivate: boolean): string {
 
 /** The organisation's endpoint without its secret, or null. */
 export async function getWebhook(deps: Deps, actor: Actor) {
-  const endpoint = await repo.findEndpoint(deps.db, organisationOf(actor));
+  const endpoint = await repo.findEndpoint(deps.db, organisationFor(actor));
   return endpoint ? { url: endpoint.url, events: endpoint.events, secretHint: endpoint.secretHint } : null;
 }
 
 /** Sets the endpoint with a new signing secret, returned this once. */
 export async function setWebhook(deps: Deps, actor: Actor, input: { url: string; events?: string[] }) {
-  const organisationId = organisationOf(actor);
+  const organisationId = organisationFor(actor);
   const url = checkedUrl(input.url, deps.config.webhookAllowPrivateTargets);
   const events = WEBHOOK_EVENT_NAMES.filter((e) => (input.events ?? WEBHOOK_EVENT_NAMES).includes(e));
   const secret = newWebhookSecret();
@@ -69,7 +64,7 @@ export async function setWebhook(deps: Deps, actor: Actor, input: { url: string;
 }
 
 export async function removeWebhook(deps: Deps, actor: Actor) {
-  const organisationId = organisationOf(actor);
+  const organisationId = organisationFor(actor);
   if (!(await repo.deleteEndpoint(deps.db, organisationId, deps.clock.now()))) throw webhookErrors.noEndpoint();
   await deps.audit.record({
     ...auditActor(actor),
@@ -82,7 +77,7 @@ export async function removeWebhook(deps: Deps, actor: Actor) {
 
 /** The last 20 deliveries, newest first. */
 export async function deliveries(deps: Deps, actor: Actor): Promise<WebhookDelivery[]> {
-  const rows = await repo.recentDeliveries(deps.db, organisationOf(actor));
+  const rows = await repo.recentDeliveries(deps.db, organisationFor(actor));
   return rows.map((d) => ({
     id: d.id,
     messageId: d.messageId,
@@ -99,7 +94,7 @@ export async function deliveries(deps: Deps, actor: Actor): Promise<WebhookDeliv
 
 /** Queues a `webhook.test` event; at most 5 a minute per organisation. */
 export async function sendTestEvent(deps: Deps, actor: Actor) {
-  const organisationId = organisationOf(actor);
+  const organisationId = organisationFor(actor);
   if (!(await repo.findEndpoint(deps.db, organisationId))) throw webhookErrors.noEndpoint();
   const now = deps.clock.now();
   const limit = await deps.limits.hit(`webhook-test:org:${organisationId}`, 5, 60_000, now);

@@ -1,5 +1,4 @@
 import type { Actor, SessionUser } from "@server/context";
-import * as repo from "@server/features/sessions/repository";
 import { hmac, randomToken, safeEqual, sha256 } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { ipKey } from "@server/lib/ip";
@@ -9,6 +8,7 @@ import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import * as repo from "./repository";
 
 /**
  * The session cookie's name. Over https it carries the `__Host-` prefix: the browser then accepts it only

@@ -1,0 +1,3 @@
+/** What other features use of sign-in: the one verification-token mechanism and the verification mail. */
+export { sendVerificationEmail } from "./service";
+export { VerificationTokens } from "./tokens";

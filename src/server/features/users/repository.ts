@@ -1,0 +1,383 @@
+import type { SessionUser } from "@server/context";
+import type { Db, Executor } from "@server/db/client";
+import { organisationSites, organisations, sessions, users } from "@server/db/schema";
+import { containsPattern } from "@server/lib/paging";
+import type { AccountRecord } from "@shared/admin";
+import type { EmployeeRecord } from "@shared/employer";
+import { and, asc, count, desc, eq, gt, ilike, isNotNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
+
+/**
+ * The one repository of the `users` and `sessions` tables. Other features call these functions (or the
+ * service beside them); only the code statements of features/codes join `users` on purpose.
+ */
+
+export type UserRow = typeof users.$inferSelect;
+
+// ---- one account ----
+
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
+  return row;
+}
+
+export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+/** Inserts a user unless the e-mail is taken; returns its id, or undefined when taken. */
+export async function insertUser(db: Executor, values: typeof users.$inferInsert): Promise<number | undefined> {
+  const [row] = await db
+    .insert(users)
+    .values(values)
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  return row?.id;
+}
+
+export async function setPasswordHash(db: Executor, userId: number, passwordHash: string) {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+}
+
+export async function markEmailVerified(db: Executor, userId: number, now: Date) {
+  await db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, userId));
+}
+
+export async function anyAdminExists(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
+  return row !== undefined;
+}
+
+/** The signed-in user's profile, with the password hash for a password change and the company's name. */
+export async function findAccountUser(db: Db, userId: number) {
+  const [row] = await db
+    .select({
+      ...sessionUserColumns,
+      emailVerifiedAt: users.emailVerifiedAt,
+      passwordHash: users.passwordHash,
+      organisation: organisations.companyName,
+    })
+    .from(users)
+    .leftJoin(organisations, eq(organisations.id, users.organisationId))
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** The name, company and website of a user (empty strings without an organisation): who a code names. */
+export async function clientInfo(db: Db, userId: number) {
+  const [row] = await db
+    .select({ fullName: users.fullName, companyName: organisations.companyName, website: organisations.website })
+    .from(users)
+    .leftJoin(organisations, eq(organisations.id, users.organisationId))
+    .where(eq(users.id, userId));
+  return row
+    ? { fullName: row.fullName, companyName: row.companyName ?? "", website: row.website ?? "" }
+    : { fullName: "", companyName: "", website: "" };
+}
+
+/** E-mail addresses of the organisation's active employers (superusers). */
+export async function employerEmails(db: Executor, organisationId: number): Promise<string[]> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.organisationId, organisationId), eq(users.role, "superuser"), eq(users.status, "active")));
+  return rows.map((r) => r.email);
+}
+
+/** Whether the organisation still has an active employer (a code of a deactivated employer admits nobody). */
+export async function hasActiveEmployer(db: Executor, organisationId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organisationId, organisationId), eq(users.role, "superuser"), eq(users.status, "active")))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The codes generated and verified by every account, added up (the admin dashboard's figures). */
+export async function codeTotals(db: Db) {
+  const [row] = await db
+    .select({
+      totalGenerated: sql<string>`coalesce(sum(${users.codesGenerated}), 0)`,
+      totalVerified: sql<string>`coalesce(sum(${users.codesVerified}), 0)`,
+    })
+    .from(users);
+  return { totalGenerated: Number(row?.totalGenerated ?? 0), totalVerified: Number(row?.totalVerified ?? 0) };
+}
+
+// ---- an organisation's employees ----
+
+/** Active employees (clients) of an organisation, optionally those whose e-mail contains `q`. */
+function employeeFilter(organisationId: number, q: string | undefined): SQL | undefined {
+  const base = and(eq(users.organisationId, organisationId), eq(users.role, "client"), eq(users.status, "active"));
+  return q ? and(base, ilike(users.email, containsPattern(q))) : base;
+}
+
+export async function listEmployees(
+  db: Db,
+  organisationId: number,
+  opts: { q?: string; limit?: number; offset?: number } = {},
+): Promise<EmployeeRecord[]> {
+  const query = db
+    .select({
+      id: users.id,
+      fullName: users.fullName,
+      email: users.email,
+      codesGenerated: users.codesGenerated,
+      codesVerified: users.codesVerified,
+    })
+    .from(users)
+    .where(employeeFilter(organisationId, opts.q))
+    .orderBy(asc(users.id));
+  return opts.limit === undefined ? query : query.limit(opts.limit).offset(opts.offset ?? 0);
+}
+
+export async function countEmployees(db: Db, organisationId: number, q?: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(employeeFilter(organisationId, q));
+  return row?.n ?? 0;
+}
+
+// ---- employer accounts (the admin dashboard) ----
+
+const accountColumns = {
+  id: users.id,
+  fullName: users.fullName,
+  email: users.email,
+  companyName: sql<string>`coalesce(${organisations.companyName}, '')`,
+  website: sql<string>`coalesce(${organisations.website}, '')`,
+  organisationId: users.organisationId,
+  emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+  /** whether a verified site of the organisation is the website's host or a parent of it */
+  websiteVerified: sql<boolean>`exists (
+    select 1 from ${organisationSites} s
+    where s.organisation_id = ${organisations.id} and s.status = 'verified'
+      and (${organisations.websiteHost} = s.host or right(${organisations.websiteHost}, length(s.host) + 1) = '.' || s.host)
+  )`,
+};
+
+/**
+ * Employer accounts (superusers) in one state. Pending ones are listed whether or not their e-mail is
+ * verified yet (`emailVerified` says which): the admin sees who is waiting, and activation itself still
+ * needs a verified address.
+ */
+function employerFilter(state: "pending" | "active", q: string | undefined): SQL | undefined {
+  const base =
+    state === "pending"
+      ? and(eq(users.role, "superuser"), eq(users.status, "pending"))
+      : and(eq(users.role, "superuser"), eq(users.status, "active"));
+  if (!q) return base;
+  const pattern = containsPattern(q);
+  return and(
+    base,
+    or(ilike(users.fullName, pattern), ilike(users.email, pattern), ilike(organisations.website, pattern)),
+  );
+}
+
+export async function listEmployers(
+  db: Db,
+  state: "pending" | "active",
+  opts: { q?: string; limit?: number; offset?: number } = {},
+): Promise<AccountRecord[]> {
+  const query = db
+    .select(accountColumns)
+    .from(users)
+    .leftJoin(organisations, eq(organisations.id, users.organisationId))
+    .where(employerFilter(state, opts.q))
+    .orderBy(asc(users.id));
+  return opts.limit === undefined ? query : query.limit(opts.limit).offset(opts.offset ?? 0);
+}
+
+export async function countEmployers(db: Db, state: "pending" | "active", q?: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .leftJoin(organisations, eq(organisations.id, users.organisationId))
+    .where(employerFilter(state, q));
+  return row?.n ?? 0;
+}
+
+/** Activates a pending, e-mail-verified superuser; returns it, or undefined. */
+export async function activateEmployer(db: Db, id: number, now: Date) {
+  const [row] = await db
+    .update(users)
+    .set({ status: "active", activatedAt: now })
+    .where(
+      and(eq(users.id, id), eq(users.role, "superuser"), eq(users.status, "pending"), isNotNull(users.emailVerifiedAt)),
+    )
+    .returning({ id: users.id, email: users.email, organisationId: users.organisationId });
+  return row;
+}
+
+// ---- deactivation: the account, its sessions (live codes stop: the look-up joins an active user) ----
+
+/** Deactivates an active employee of exactly this organisation and ends its sessions; returns it, or undefined. */
+export async function deactivateEmployee(db: Db, organisationId: number, id: number, now: Date) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ status: "deactivated", deactivatedAt: now })
+      .where(
+        and(
+          eq(users.id, id),
+          eq(users.organisationId, organisationId),
+          eq(users.role, "client"),
+          eq(users.status, "active"),
+        ),
+      )
+      .returning({ id: users.id, email: users.email });
+    if (row) await deleteSessionsOf(tx, row.id);
+    return row;
+  });
+}
+
+/**
+ * Deactivates a pending or active employer (superuser) and every other account of its organisation,
+ * and ends all their sessions, in one statement. Returns the employer and how many accounts it
+ * deactivated (the employer included), or undefined when `id` is no such employer.
+ */
+export async function deactivateEmployer(db: Db, id: number, now: Date) {
+  const rows = await db.rows<{ id: number; email: string; organisation_id: number | null; count: number }>(
+    sql`
+      with employer as (
+        select id, email, organisation_id from ${users}
+        where id = ${id} and role = 'superuser' and status <> 'deactivated'
+      ), gone as (
+        update ${users} u set status = 'deactivated', deactivated_at = ${now.toISOString()}::timestamptz
+        from employer e
+        where u.status <> 'deactivated' and u.role in ('superuser', 'client')
+          and (u.id = e.id or u.organisation_id = e.organisation_id)
+        returning u.id
+      ), ended as (
+        delete from ${sessions} where user_id in (select id from gone)
+      )
+      select e.id, e.email, e.organisation_id, (select count(*) from gone) as count from employer e`,
+  );
+  const row = rows[0];
+  return row
+    ? { id: Number(row.id), email: row.email, organisationId: row.organisation_id, count: Number(row.count) }
+    : undefined;
+}
+
+/**
+ * Deactivates every superuser and client whose e-mail domain is exactly `domain` and ends their sessions,
+ * in one statement. Admin accounts (and so the caller) are never touched. Returns the ids deactivated.
+ */
+export async function deactivateDomain(db: Db, domain: string, now: Date, callerId: number): Promise<number[]> {
+  const rows = await db.rows<{ id: number }>(sql`
+      with gone as (
+        update ${users} set status = 'deactivated', deactivated_at = ${now.toISOString()}::timestamptz
+        where role in ('superuser', 'client') and status <> 'deactivated' and id <> ${callerId}
+          and regexp_replace(email, '^.*@', '') = ${domain}
+        returning id
+      ), ended as (
+        delete from ${sessions} where user_id in (select id from gone)
+      )
+      select id from gone order by id`);
+  return rows.map((r) => r.id);
+}
+
+// ---- sessions ----
+
+/** The columns of a SessionUser, for every query that reads one. */
+export const sessionUserColumns = {
+  id: users.id,
+  email: users.email,
+  fullName: users.fullName,
+  role: users.role,
+  status: users.status,
+  organisationId: users.organisationId,
+};
+
+/** The active user of a live session (neither expired nor idle since `idleSince`), with its last activity. */
+export async function findSessionUser(
+  db: Db,
+  tokenHash: string,
+  now: Date,
+  idleSince: Date,
+): Promise<(SessionUser & { lastSeenAt: Date }) | undefined> {
+  const [row] = await db
+    .select({ ...sessionUserColumns, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        gt(sessions.expiresAt, now),
+        gt(sessions.lastSeenAt, idleSince),
+        eq(users.status, "active"),
+      ),
+    );
+  return row;
+}
+
+export async function touchSession(db: Db, tokenHash: string, now: Date) {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function insertSession(
+  db: Db,
+  values: { tokenHash: string; userId: number; now: Date; expiresAt: Date; userAgent: string | null; ip: string },
+) {
+  await db.insert(sessions).values({
+    tokenHash: values.tokenHash,
+    userId: values.userId,
+    createdAt: values.now,
+    lastSeenAt: values.now,
+    expiresAt: values.expiresAt,
+    userAgent: values.userAgent,
+    ip: values.ip,
+  });
+}
+
+export async function deleteSession(db: Db, tokenHash: string) {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+/** Ends every session of a user (password reset, deactivation). */
+export async function deleteSessionsOf(db: Executor, userId: number) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function deleteExpiredSessions(db: Db, now: Date) {
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+}
+
+/** The user's sessions that are still alive (neither idle too long nor past their end), newest first. */
+export async function listLiveSessions(db: Db, userId: number, now: Date, idleMs: number) {
+  return db
+    .select({
+      id: sessions.id,
+      tokenHash: sessions.tokenHash,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      userAgent: sessions.userAgent,
+      ip: sessions.ip,
+    })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        gt(sessions.expiresAt, now),
+        gt(sessions.lastSeenAt, new Date(now.getTime() - idleMs)),
+      ),
+    )
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
+}
+
+/** When the session with this token hash started, or undefined. */
+export async function sessionStartedAt(db: Db, tokenHash: string): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ createdAt: sessions.createdAt })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, tokenHash));
+  return row?.createdAt;
+}
+
+/** Ends every session of the user except the one with `keepTokenHash`; returns how many ended. */
+export async function endOtherSessions(db: Db, userId: number, keepTokenHash: string): Promise<number> {
+  const gone = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)))
+    .returning({ id: sessions.id });
+  return gone.length;
+}

@@ -7,6 +7,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import accountRoutes from "./features/account/routes";
 import activityRoutes from "./features/activity/routes";
 import adminRoutes from "./features/admin/routes";
+import alertsJob from "./features/alerts/job";
+import alertsRoutes from "./features/alerts/routes";
 import auditRoutes from "./features/audit/routes";
 import authRoutes from "./features/auth/routes";
 import codeEvents from "./features/codes/live";
@@ -83,6 +85,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
       await api.register(reportsRoutes);
       await api.register(activityRoutes);
       await api.register(webhooksRoutes);
+      await api.register(alertsRoutes);
     },
     { prefix: "/api" },
   );
@@ -92,6 +95,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   await app.register(siteRecheck);
   await app.register(reportSummaries);
   await app.register(webhookWorker);
+  await app.register(alertsJob);
 
   return app;
 }

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = {
   setWebhook: "webhook.set",
   removeWebhook: "webhook.remove",
   testWebhook: "webhook.test",
+  changeAlertSettings: "alerts.settings",
+  raiseAlert: "alerts.raise",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -1,12 +1,12 @@
 import { z } from "zod";
 
-export const WEBHOOK_EVENT_NAMES = ["code.verified", "call.reported"] as const;
+export const WEBHOOK_EVENT_NAMES = ["code.verified", "call.reported", "alert.raised"] as const;
 export const WEBHOOK_URL_MAX = 2000;
 
 export const WEBHOOK_TEXT = {
   title: "Webhook",
   intro:
-    "CallProof can send events to your own systems: code.verified when a customer verifies an employee's code, call.reported when a customer reports a call. Deliveries are signed (Standard Webhooks) and retried for 24 hours.",
+    "CallProof can send events to your own systems: code.verified when a customer verifies an employee's code, call.reported when a customer reports a call, alert.raised when an alert is raised. Deliveries are signed (Standard Webhooks) and retried for 24 hours.",
   urlLabel: "Endpoint URL",
   urlHint: "https://… (http only for localhost)",
   eventsLegend: "Events",

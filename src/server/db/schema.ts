@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -370,4 +371,60 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_org_idx").on(t.organisationId, t.id),
     check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'delivered', 'failed')`),
   ],
+);
+
+/** An organisation's alert settings; an organisation without a row has the defaults (on, 20, 3). */
+export const alertSettings = pgTable(
+  "alert_settings",
+  {
+    organisationId: integer("organisation_id")
+      .primaryKey()
+      .references(() => organisations.id),
+    enabled: boolean("enabled").notNull().default(true),
+    failedLookupsPer10Minutes: integer("failed_lookups_per_10_minutes").notNull().default(20),
+    reportsPerHour: integer("reports_per_hour").notNull().default(3),
+    updatedAt: ts("updated_at").notNull(),
+  },
+  (t) => [
+    check(
+      "alert_settings_thresholds",
+      sql`${t.failedLookupsPer10Minutes} between 1 and 10000 and ${t.reportsPerHour} between 1 and 10000`,
+    ),
+  ],
+);
+
+/** Alerts raised for the fraud team: at most one per kind per organisation per hour (alert_slots). */
+export const alerts = pgTable(
+  "alerts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    kind: text("kind").notNull(),
+    at: ts("at").notNull(),
+    /** distinct client addresses (IPv6 by /64) in the window when it was raised */
+    count: integer("count").notNull(),
+    windowStart: ts("window_start").notNull(),
+    windowEnd: ts("window_end").notNull(),
+    /** the hosts involved (never the customers' addresses) */
+    sites: text("sites").array().notNull(),
+  },
+  (t) => [
+    index("alerts_org_at_idx").on(t.organisationId, t.at),
+    check("alerts_kind_check", sql`${t.kind} in ('failed-lookups', 'reports')`),
+  ],
+);
+
+/** When each kind of alert was last raised for an organisation: the claim that keeps it to one an hour. */
+export const alertSlots = pgTable(
+  "alert_slots",
+  {
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    kind: text("kind").notNull(),
+    lastRaisedAt: ts("last_raised_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organisationId, t.kind] })],
 );

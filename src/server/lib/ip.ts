@@ -1,4 +1,5 @@
 import { isIPv6 } from "node:net";
+import { type SQL, sql } from "drizzle-orm";
 
 /**
  * The rate-limit key for a client address: IPv4 as is, IPv6 grouped by its /64
@@ -17,3 +18,13 @@ export function ipKey(ip: string): string {
     .map((g) => Number.parseInt(g, 16).toString(16))
     .join(":")}::/64`;
 }
+
+/**
+ * `ipKey` in SQL, for counting distinct clients over stored addresses: IPv4 as is, IPv6 by its /64
+ * (IPv4-mapped IPv6 as its IPv4). `ip` is an expression of type text holding an address or a cut prefix.
+ */
+export const ipKeySql = (ip: SQL) =>
+  sql`case
+    when ${ip} ~* '^::ffff:[0-9.]+$' then substring(${ip} from 8)
+    when position(':' in ${ip}) > 0 then network(set_masklen(${ip}::inet, 64))::text
+    else ${ip} end`;

@@ -1,3 +1,4 @@
+import { ALERT_MAIL_SUBJECT_PREFIX } from "@shared/alerts";
 import type { Mail } from "./mailer";
 
 const esc = (s: string) =>
@@ -97,6 +98,34 @@ export function reportedCallsMail(to: string, company: string, count: number, fi
     [
       `Customers who could not verify a caller on your website reported ${calls} since ${firstAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
       "Someone may be calling in your organisation's name. The details (number, name given, what they asked for) are in the Reported calls section of your dashboard.",
+    ],
+    { label: "Open your dashboard", url },
+  );
+}
+
+const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/**
+ * An alert for the organisation's superusers: what happened, how many distinct addresses, the window and
+ * the sites involved; never the customers' addresses.
+ */
+export function alertMail(
+  to: string,
+  alert: { kind: "failed-lookups" | "reports"; count: number; windowStart: Date; windowEnd: Date; sites: string[] },
+  url: string,
+): Mail {
+  const what =
+    alert.kind === "failed-lookups"
+      ? `${alert.count} failed checks of identity codes on your sites`
+      : `${alert.count} reported calls`;
+  const sites = alert.sites.length > 0 ? alert.sites.join(", ") : "none recorded";
+  return compose(
+    to,
+    `${ALERT_MAIL_SUBJECT_PREFIX} ${what}`,
+    [
+      `Between ${utc(alert.windowStart)} and ${utc(alert.windowEnd)}, customers made ${what} (each address counted once).`,
+      `Sites involved: ${sites}.`,
+      "Someone may be calling your customers in your organisation's name. Your dashboard shows the reported calls, the numbers reported most and the activity.",
     ],
     { label: "Open your dashboard", url },
   );

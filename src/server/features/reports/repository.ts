@@ -2,7 +2,9 @@ import type { Db } from "@server/db/client";
 import { callReports } from "@server/db/schema";
 import { claimReportsMailSlot } from "@server/features/organisations/repository";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import { ipKeySql } from "@server/lib/ip";
 import { escapeLike } from "@server/lib/paging";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 
 type ReportRow = {
@@ -95,6 +97,24 @@ export async function countReports(db: Db, organisationId: number | null, q?: st
     sql`select count(*)::int as n from call_reports where ${reportsWhere(organisationId, q)}`,
   );
   return rows[0]?.n ?? 0;
+}
+
+/**
+ * The caller numbers reported most to an organisation since `since`: numbers compared by their digits, each
+ * counted once per reporting address (IPv6 by /64, from the report's audit row), most reported first.
+ */
+export async function mostReportedNumbers(db: Db, organisationId: number, since: Date, limit: number) {
+  return db.rows<{ number: string; reports: number }>(sql`
+    with r as (
+      select regexp_replace(r.caller_number, '[^0-9]', '', 'g') as digits, r.caller_number, ${ipKeySql(sql`a.ip`)} as client
+      from call_reports r
+      join audit_log a on a.action = ${AUDIT_ACTIONS.reportCall} and a.outcome = 'success' and a.target = r.id::text
+      where r.organisation_id = ${organisationId}::int and r.at >= ${since.toISOString()}::timestamptz
+        and r.caller_number is not null and a.ip is not null
+    )
+    select min(caller_number) as number, count(distinct client)::int as reports
+    from r where digits <> ''
+    group by digits order by reports desc, digits limit ${limit}::int`);
 }
 
 /** The organisations with reports their superusers have not been told about. */

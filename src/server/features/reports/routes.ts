@@ -1,6 +1,7 @@
 import { requireRole } from "@server/plugins/guards";
 import { widgetCall } from "@server/plugins/widget-cors";
 import type { App } from "@server/types";
+import { reportedNumbersAnswer } from "@shared/alerts";
 import { messageAnswer } from "@shared/answers";
 import { listQuery, organisationQuery } from "@shared/paging";
 import { reportBody, reportsPage, reportsQuery } from "@shared/reports-schemas";
@@ -41,6 +42,15 @@ export default async function reportsRoutes(app: App) {
       schema: { querystring: reportsQuery, response: { 200: reportsPage } },
     },
     async (request) => reports.organisationReports(app.deps, request.actor, request.query),
+  );
+
+  app.get(
+    "/employer/reports/top-numbers",
+    {
+      preValidation: dashboard,
+      schema: { querystring: organisationQuery, response: { 200: reportedNumbersAnswer } },
+    },
+    async (request) => reports.mostReportedNumbers(app.deps, request.actor, request.query),
   );
 
   app.get(

@@ -5,6 +5,7 @@ import { toCsvDocument } from "@server/lib/csv";
 import { originHost, siteScope } from "@server/lib/origin";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { reportedCallsMail } from "@server/mail/templates";
+import { ALERT_LIMITS } from "@shared/alerts";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/paging";
 import { paths } from "@shared/paths";
@@ -135,4 +136,12 @@ export async function mailDueReportSummaries(deps: Deps): Promise<void> {
   for (const organisationId of await repo.organisationsWithUnmailedReports(deps.db)) {
     await mailReportSummary(deps, organisationId);
   }
+}
+
+/** The employer dashboard's "Most reported numbers": the last 30 days, each number once with its count. */
+export async function mostReportedNumbers(deps: Deps, actor: Actor, query: { organisationId?: number }) {
+  const organisationId = organisationFor(actor, { requested: query.organisationId, orNone: true });
+  if (organisationId === null) return [];
+  const since = new Date(deps.clock.now().getTime() - ALERT_LIMITS.topNumbersDays * 24 * HOUR_MS);
+  return repo.mostReportedNumbers(deps.db, organisationId, since, ALERT_LIMITS.topNumbersShown);
 }

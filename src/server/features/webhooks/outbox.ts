@@ -1,11 +1,11 @@
+import type { WEBHOOK_EVENT_NAMES } from "@shared/webhooks";
 import { type SQL, sql } from "drizzle-orm";
 
 /** Wakes the webhook workers of every process: a delivery is due. */
 export const WEBHOOK_WAKE_CHANNEL = "webhook_deliveries";
 
-/** The events an endpoint can take. */
-export const WEBHOOK_EVENTS = ["code.verified", "call.reported"] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number] | "webhook.test";
+/** The events an endpoint can take (WEBHOOK_EVENT_NAMES), and the dashboard's test event. */
+export type WebhookEvent = (typeof WEBHOOK_EVENT_NAMES)[number] | "webhook.test";
 
 /**
  * The body of a CTE that queues an event in the outbox for the endpoint of the organisation, if it has

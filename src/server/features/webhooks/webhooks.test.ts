@@ -91,13 +91,13 @@ describe("PUT/GET/DELETE /api/employer/webhook", () => {
     const saved = await browser.request("PUT", "/api/employer/webhook", { url: receiver.url });
     expect(saved.json()).toEqual({
       url: receiver.url,
-      events: ["code.verified", "call.reported"],
+      events: ["code.verified", "call.reported", "alert.raised"],
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const { secret } = saved.json();
     expect((await browser.get("/api/employer/webhook")).json()).toEqual({
       url: receiver.url,
-      events: ["code.verified", "call.reported"],
+      events: ["code.verified", "call.reported", "alert.raised"],
       secretHint: secret.slice(-4),
     });
     expect(await tableText(t, "webhook_endpoints")).not.toContain(secret.slice(6, 30));

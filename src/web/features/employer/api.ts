@@ -1,4 +1,5 @@
 import type { ActivityDay } from "@shared/activity";
+import type { AlertSettingsBody, AlertsAnswer, ReportedNumber } from "@shared/alerts";
 import type { messageAnswer } from "@shared/answers";
 import type { auditPage } from "@shared/audit";
 import type {
@@ -43,6 +44,9 @@ export const employerApi = {
   removeWebhook: () => api.delete<z.infer<typeof messageAnswer>>("/api/employer/webhook"),
   webhookDeliveries: () => api.get<WebhookDelivery[]>("/api/employer/webhook/deliveries"),
   testWebhook: () => api.post<z.infer<typeof messageAnswer>>("/api/employer/webhook/test"),
+  alerts: () => api.get<AlertsAnswer>("/api/employer/alerts"),
+  saveAlerts: (settings: AlertSettingsBody) => api.put<AlertsAnswer>("/api/employer/alerts", settings),
+  topNumbers: () => api.get<ReportedNumber[]>("/api/employer/reports/top-numbers"),
 };
 
 /** The organisation's reported calls, searched by number and paged; read again when `refreshKey` changes. */

@@ -1,4 +1,5 @@
 import { ACTIVITY_TEXT } from "@shared/activity";
+import { ALERTS_TEXT } from "@shared/alerts";
 import { MESSAGES } from "@shared/messages";
 import { REPORTS_TEXT } from "@shared/reports";
 import { WEBHOOK_TEXT } from "@shared/webhooks";
@@ -11,10 +12,12 @@ import { useState } from "react";
 import { useEmployerDashboard, useOrganisationAudit } from "../api";
 import { AccessCodePanel } from "../components/access-code-panel";
 import { ActivityPanel } from "../components/activity-panel";
+import { AlertsPanel } from "../components/alerts-panel";
 import { EmployeesTable } from "../components/employees-table";
 import { GenerateCodeForm } from "../components/generate-code-form";
 import { ReportedCalls } from "../components/reported-calls";
 import { SitesPanel } from "../components/sites-panel";
+import { TopNumbers } from "../components/top-numbers";
 import { WebhookPanel } from "../components/webhook-panel";
 import "../employer.css";
 
@@ -113,6 +116,16 @@ export function EmployerDashboardPage() {
           <section className="employer-section" aria-labelledby="reports-title">
             <h2 id="reports-title">{REPORTS_TEXT.employerTitle}</h2>
             <ReportedCalls refreshKey={changes} />
+          </section>
+
+          <section className="employer-section" aria-labelledby="top-numbers-title">
+            <h2 id="top-numbers-title">{ALERTS_TEXT.topNumbersTitle}</h2>
+            <TopNumbers refreshKey={changes} />
+          </section>
+
+          <section className="employer-section" aria-labelledby="alerts-title">
+            <h2 id="alerts-title">{ALERTS_TEXT.title}</h2>
+            <AlertsPanel refreshKey={changes} onChanged={changed} />
           </section>
 
           <section className="employer-section" aria-labelledby="activity-title">

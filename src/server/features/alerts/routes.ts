@@ -1,0 +1,26 @@
+import { requireRole } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import { alertSettingsBody, alertsAnswer } from "@shared/alerts";
+import { organisationQuery } from "@shared/paging";
+import * as alerts from "./service";
+
+/** The fraud team's alerts: settings and recent alerts on the employer dashboard. */
+export default async function alertsRoutes(app: App) {
+  app.get(
+    "/employer/alerts",
+    {
+      preValidation: requireRole("superuser", "admin"),
+      schema: { querystring: organisationQuery, response: { 200: alertsAnswer } },
+    },
+    async (request) => alerts.alertsOf(app.deps, request.actor, request.query),
+  );
+
+  app.put(
+    "/employer/alerts",
+    {
+      preValidation: requireRole("superuser"),
+      schema: { body: alertSettingsBody, response: { 200: alertsAnswer } },
+    },
+    async (request) => alerts.saveAlertSettings(app.deps, request.actor, request.body),
+  );
+}

@@ -1,0 +1,108 @@
+import { type Actor, auditActor, type Deps } from "@server/context";
+import { organisationFor } from "@server/features/organisations";
+import { employerEmails } from "@server/features/users";
+import { alertMail } from "@server/mail/templates";
+import {
+  ALERT_LIMITS,
+  type AlertKind,
+  type AlertRecord,
+  type AlertSettingsBody,
+  type AlertsAnswer,
+} from "@shared/alerts";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { paths } from "@shared/paths";
+import * as repo from "./repository";
+
+/** The organisation's alert settings and its recent alerts (an admin names the organisation). */
+export async function alertsOf(deps: Deps, actor: Actor, query: { organisationId?: number }): Promise<AlertsAnswer> {
+  const organisationId = organisationFor(actor, { requested: query.organisationId });
+  const [settings, recent] = await Promise.all([
+    repo.findSettings(deps.db, organisationId),
+    repo.recentAlerts(deps.db, organisationId, ALERT_LIMITS.recentShown),
+  ]);
+  return { settings, recent: recent.map(toRecord) };
+}
+
+/** Changes the settings the body names (others keep their values), audited. */
+export async function saveAlertSettings(deps: Deps, actor: Actor, body: AlertSettingsBody): Promise<AlertsAnswer> {
+  const organisationId = organisationFor(actor);
+  const before = await repo.findSettings(deps.db, organisationId);
+  const after = { ...before, ...body };
+  await repo.saveSettings(deps.db, organisationId, after, deps.clock.now());
+  await deps.audit.record({
+    ...auditActor(actor),
+    action: AUDIT_ACTIONS.changeAlertSettings,
+    organisationId,
+    outcome: "success",
+    detail: { before, after },
+  });
+  return alertsOf(deps, actor, {});
+}
+
+function toRecord(a: { id: number; kind: string; at: Date; count: number; windowStart: Date; windowEnd: Date }) {
+  return {
+    id: Number(a.id),
+    kind: a.kind as AlertKind,
+    at: a.at.toISOString(),
+    count: a.count,
+    windowStart: a.windowStart.toISOString(),
+    windowEnd: a.windowEnd.toISOString(),
+  } satisfies AlertRecord;
+}
+
+const WINDOWS: Record<AlertKind, { ms: number; threshold: "failedLookupsPer10Minutes" | "reportsPerHour" }> = {
+  "failed-lookups": { ms: ALERT_LIMITS.failedLookupsWindowMs, threshold: "failedLookupsPer10Minutes" },
+  reports: { ms: ALERT_LIMITS.reportsWindowMs, threshold: "reportsPerHour" },
+};
+
+/**
+ * The alerts job (every 20 s in every process): counts, per organisation, the distinct addresses of failed
+ * look-ups on its verified sites in the last 10 minutes and of reports to it in the last hour, and raises
+ * an alert of each kind whose threshold is reached, at most one per kind per organisation per hour (one
+ * process wins the claim). Each alert is e-mailed to the organisation's superusers and delivered as the
+ * webhook event `alert.raised`. Returns how many it raised.
+ */
+export async function raiseDueAlerts(deps: Deps): Promise<number> {
+  const now = deps.clock.now();
+  const since = (kind: AlertKind) => new Date(now.getTime() - WINDOWS[kind].ms);
+  const [failed, reported] = await Promise.all([
+    repo.failedLookupsByOrganisation(deps.db, since("failed-lookups"), now),
+    repo.reportsByOrganisation(deps.db, since("reports"), now),
+  ]);
+  const candidates = [
+    ...failed.map((c) => ({ ...c, kind: "failed-lookups" as const })),
+    ...reported.map((c) => ({ ...c, kind: "reports" as const })),
+  ];
+  let raised = 0;
+  for (const c of candidates) {
+    const organisationId = Number(c.organisation_id);
+    const settings = await repo.findSettings(deps.db, organisationId);
+    if (!settings.enabled || c.count < settings[WINDOWS[c.kind].threshold]) continue;
+    const alert = await repo.raiseAlert(deps.db, {
+      organisationId,
+      kind: c.kind,
+      now,
+      count: c.count,
+      windowStart: since(c.kind),
+      sites: c.sites.filter((s) => /^[a-z0-9.-]{1,253}$/.test(s)),
+      quietMs: ALERT_LIMITS.quietMs,
+    });
+    if (!alert) continue;
+    raised++;
+    await deps.audit.record({
+      action: AUDIT_ACTIONS.raiseAlert,
+      outcome: "success",
+      organisationId,
+      target: String(alert.id),
+      detail: { kind: alert.kind, count: alert.count },
+    });
+    const url = `${deps.config.publicUrl}${paths.employerDashboard}`;
+    const mail = { ...alert, windowStart: alert.window_start, windowEnd: alert.window_end };
+    for (const email of await employerEmails(deps.db, organisationId)) {
+      await deps.mailer
+        .send(alertMail(email, mail, url))
+        .catch((err) => deps.log.warn({ err, organisationId }, "the alert mail could not be sent"));
+    }
+  }
+  return raised;
+}

@@ -9,6 +9,7 @@ import activityRoutes from "./features/activity/routes";
 import adminRoutes from "./features/admin/routes";
 import alertsJob from "./features/alerts/job";
 import alertsRoutes from "./features/alerts/routes";
+import retentionJob from "./features/audit/retention-job";
 import auditRoutes from "./features/audit/routes";
 import authRoutes from "./features/auth/routes";
 import codeEvents from "./features/codes/live";
@@ -96,6 +97,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   await app.register(reportSummaries);
   await app.register(webhookWorker);
   await app.register(alertsJob);
+  await app.register(retentionJob);
 
   return app;
 }

@@ -36,6 +36,10 @@ export type Config = {
   siteDnsServers: string[];
   /** tests only (NODE_ENV=test): site files are fetched over http from this loopback port */
   siteCheckTestHttpPort: number | null;
+  /** after this many days, stored client addresses are cut to their /24 (IPv4) or /48 (IPv6) */
+  retentionIpDays: number;
+  /** audit events older than this many days are deleted */
+  retentionAuditDays: number;
   /** tests only (NODE_ENV=test): webhook deliveries may go to loopback and private addresses */
   webhookAllowPrivateTargets: boolean;
 };
@@ -131,6 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsToken = get("METRICS_TOKEN");
   if (metricsToken !== undefined && metricsToken.length < 16) fail("METRICS_TOKEN", "must be at least 16 characters");
   const shutdownDelayMs = wholeNumber("SHUTDOWN_DELAY_SECONDS", get("SHUTDOWN_DELAY_SECONDS") ?? "0", 0, 120) * 1000;
+  const retentionIpDays = wholeNumber("RETENTION_IP_DAYS", get("RETENTION_IP_DAYS") ?? "30", 0, 9999);
+  const retentionAuditDays = wholeNumber("RETENTION_AUDIT_DAYS", get("RETENTION_AUDIT_DAYS") ?? "400", 1, 9999);
   const siteDnsServers = (get("SITE_DNS_SERVERS") ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -181,6 +187,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webConcurrency,
     metricsToken,
     shutdownDelayMs,
+    retentionIpDays,
+    retentionAuditDays,
     siteDnsServers,
     siteCheckTestHttpPort,
     webhookAllowPrivateTargets,

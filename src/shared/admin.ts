@@ -5,6 +5,8 @@ import { emailSchema } from "./validation";
 
 /** Texts of the admin dashboard's API. */
 export const ADMIN_MESSAGES = {
+  accountErased: "The account was erased: its name and e-mail are gone, and it cannot sign in again.",
+  accountNotFound: "No account with that id can be erased.",
   webmailRefused:
     "Employer accounts need a company email address; public webmail addresses (such as gmail.com or outlook.com) are not accepted.",
   emailNotVerifiedTag: "E-mail not verified",

@@ -39,6 +39,8 @@ export const AUDIT_ACTIONS = {
   testWebhook: "webhook.test",
   changeAlertSettings: "alerts.settings",
   raiseAlert: "alerts.raise",
+  eraseAccount: "admin.erase-account",
+  exportAccount: "account.export",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   pendingNotFound: "admin.pending_not_found",
   employerEmailNotVerified: "admin.email_not_verified",
   employerNotFound: "admin.employer_not_found",
+  accountNotFound: "admin.account_not_found",
   employeeNotFound: "employer.employee_not_found",
   activeAccessCodeExists: "employer.active_code_exists",
   siteExists: "sites.exists",

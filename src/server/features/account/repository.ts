@@ -1,4 +1,4 @@
-import type { Db } from "@server/db/client";
+import type { Db, Executor } from "@server/db/client";
 import { passkeys, webauthnChallenges } from "@server/db/schema";
 import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 
@@ -142,4 +142,10 @@ export async function challengeRefusal(
 export async function countPasskeys(db: Db, userId: number): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(passkeys).where(eq(passkeys.userId, userId));
   return Number(row?.n ?? 0);
+}
+
+/** Deletes every passkey and pending challenge of a user (erasure). */
+export async function deletePasskeysOf(db: Executor, userId: number) {
+  await db.delete(passkeys).where(eq(passkeys.userId, userId));
+  await db.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
 }

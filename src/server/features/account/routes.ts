@@ -24,7 +24,7 @@ import {
   signInOptions,
   signInWithPasskey,
 } from "./passkeys";
-import { changePassword, getAccount, revokeOtherSessions } from "./service";
+import { changePassword, exportAccount, getAccount, revokeOtherSessions } from "./service";
 
 /**
  * The pre-session cookie that binds passkey sign-in challenges to the browser that asked for them:
@@ -38,6 +38,15 @@ const ceremonyOptions = z.looseObject({ challenge: z.string() });
 
 export default async function accountRoutes(app: App) {
   const signedIn = { preHandler: requireUser };
+
+  app.get("/account/export", signedIn, async (request, reply) => {
+    const data = await exportAccount(app.deps, request.actor);
+    return reply
+      .header("content-disposition", `attachment; filename="callproof-account-${data.profile.id}.json"`)
+      .header("cache-control", "no-store")
+      .type("application/json; charset=utf-8")
+      .send(JSON.stringify(data, null, 2));
+  });
 
   app.get("/account", { ...signedIn, schema: { response: { 200: accountAnswer } } }, async (request) =>
     getAccount(app.deps, request.actor, { sessionHash: request.sessionHash }),

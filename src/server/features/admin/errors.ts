@@ -8,4 +8,5 @@ export const adminErrors = {
   emailNotVerifiedYet: () =>
     new HttpError(409, ERROR_CODES.employerEmailNotVerified, ADMIN_MESSAGES.emailNotVerifiedYet),
   employerNotFound: () => new HttpError(404, ERROR_CODES.employerNotFound, ADMIN_MESSAGES.employerNotFound),
+  accountNotFound: () => new HttpError(404, ERROR_CODES.accountNotFound, ADMIN_MESSAGES.accountNotFound),
 };

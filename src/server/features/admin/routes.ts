@@ -14,6 +14,7 @@ import {
 import { messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { idParams, listQuery } from "@shared/paging";
+import { eraseAccount } from "./erasure";
 import * as admin from "./service";
 
 /** The admin dashboard's API: every route is admin-only (401 signed out, 403 other roles). */
@@ -68,5 +69,11 @@ export default async function adminRoutes(app: App) {
       schema: { body: deactivateByDomainBody, response: { 200: deactivateByDomainAnswer } },
     },
     async (request) => admin.deactivateByDomain(app.deps, request.actor, request.body),
+  );
+
+  app.post(
+    "/admin/accounts/:id/erase",
+    { preValidation: requireRoleAudited(AUDIT_ACTIONS.eraseAccount, "admin"), schema: idAction },
+    async (request) => eraseAccount(app.deps, request.actor, request.params),
   );
 }

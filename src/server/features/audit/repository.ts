@@ -3,6 +3,7 @@ import { auditLog } from "@server/db/schema";
 import { escapeLike } from "@server/lib/paging";
 import type { AuditEntry } from "@shared/audit";
 import { and, count, desc, eq, gte, inArray, like, lt, or, type SQL, sql } from "drizzle-orm";
+import { aboutPersonSql } from "./maintenance";
 
 export type AuditFilter = {
   actorEmail?: string;
@@ -77,4 +78,9 @@ export async function countEvents(db: Db, filter: AuditFilter): Promise<number> 
   const plan = explained?.["QUERY PLAN"];
   const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as Array<{ Plan: { "Plan Rows": number } }>;
   return Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0]?.Plan["Plan Rows"] ?? 0));
+}
+
+/** The audit events about a person (actor or target), oldest first, at most `limit` (the data export). */
+export async function eventsAbout(db: Db, person: { id: number; email: string }, limit: number) {
+  return db.select().from(auditLog).where(aboutPersonSql(person)).orderBy(auditLog.at, auditLog.id).limit(limit);
 }

@@ -1,4 +1,4 @@
-import type { Db } from "@server/db/client";
+import type { Db, Executor } from "@server/db/client";
 import { verificationTokens } from "@server/db/schema";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 
@@ -74,4 +74,9 @@ export async function deleteTokensOf(db: Db, purpose: TokenPurpose, target: stri
 
 export async function deleteExpiredTokens(db: Db, now: Date) {
   await db.delete(verificationTokens).where(lt(verificationTokens.expiresAt, now));
+}
+
+/** Deletes every token of a user, whatever its purpose (erasure). */
+export async function deleteTokensOfUser(db: Executor, userId: number) {
+  await db.delete(verificationTokens).where(eq(verificationTokens.target, String(userId)));
 }

@@ -1,10 +1,10 @@
-import type { Db } from "@server/db/client";
+import type { Db, Executor } from "@server/db/client";
 import { identityCodes } from "@server/db/schema";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import type { SiteScope } from "@server/lib/origin";
 import { auditsRefusalSql, hitStatement, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { lt, sql } from "drizzle-orm";
+import { desc, eq, lt, sql } from "drizzle-orm";
 
 const iso = (d: Date) => d.toISOString();
 
@@ -201,4 +201,24 @@ export async function findCode(db: Db, id: number, userId: number): Promise<Code
 /** Deletes the codes that expired before `cutoff` (used or not). */
 export async function deleteCodesExpiredBefore(db: Db, cutoff: Date) {
   await db.delete(identityCodes).where(lt(identityCodes.expiresAt, cutoff));
+}
+
+/** A user's codes as the data export shows them: ids, times and status, never the words or their hash. */
+export async function codesOfUser(db: Db, userId: number) {
+  return db
+    .select({
+      id: identityCodes.id,
+      createdAt: identityCodes.createdAt,
+      expiresAt: identityCodes.expiresAt,
+      usedAt: identityCodes.usedAt,
+      verifiedHost: identityCodes.verifiedHost,
+    })
+    .from(identityCodes)
+    .where(eq(identityCodes.userId, userId))
+    .orderBy(desc(identityCodes.createdAt));
+}
+
+/** Deletes every code of a user (erasure). */
+export async function deleteCodesOf(db: Executor, userId: number) {
+  await db.delete(identityCodes).where(eq(identityCodes.userId, userId));
 }

@@ -95,3 +95,8 @@ export async function claimSeat(db: Executor, id: number, now: Date) {
     .returning({ usedCount: employeeAccessCodes.usedCount });
   return row?.usedCount;
 }
+
+/** Replaces the e-mail of a person's invitations (erasure); the invitations stay, without naming them. */
+export async function eraseInvitationsOf(db: Executor, email: string, erasedEmail: string) {
+  await db.update(employerInvitations).set({ email: erasedEmail }).where(eq(employerInvitations.email, email));
+}

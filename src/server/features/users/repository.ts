@@ -381,3 +381,47 @@ export async function endOtherSessions(db: Db, userId: number, keepTokenHash: st
     .returning({ id: sessions.id });
   return gone.length;
 }
+
+// ---- data protection ----
+
+/** Cuts the addresses of sessions that started before `before` (RETENTION_IP_DAYS). */
+export async function cutSessionAddresses(db: Executor, before: Date, cut: SQL, whole: SQL) {
+  await db.execute(sql`
+    update sessions set ip = ${cut}
+    where created_at < ${before.toISOString()}::timestamptz and ${whole}`);
+}
+
+/**
+ * Erases an account: its name and e-mail are replaced, its password can never match, it is deactivated
+ * and its sessions end. The row stays (other rows and the audit log point at its id).
+ */
+export async function eraseUser(db: Executor, id: number, now: Date) {
+  const [row] = await db
+    .update(users)
+    .set({
+      email: `erased-${id}@erased.invalid`,
+      fullName: "Erased account",
+      passwordHash: "erased",
+      status: "deactivated",
+      deactivatedAt: now,
+    })
+    .where(and(eq(users.id, id), ne(users.role, "admin")))
+    .returning({ id: users.id });
+  if (row) await deleteSessionsOf(db, id);
+  return row !== undefined;
+}
+
+/** Every stored session of a user (for the export: no token hashes). */
+export async function sessionsOf(db: Db, userId: number) {
+  return db
+    .select({
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      userAgent: sessions.userAgent,
+      ip: sessions.ip,
+    })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.createdAt));
+}

@@ -1,4 +1,4 @@
-import type { Db } from "@server/db/client";
+import type { Db, Executor } from "@server/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@server/db/schema";
 import { desc, eq, sql } from "drizzle-orm";
 import { queueDeliveries, wakeWorkers } from "./outbox";
@@ -137,4 +137,17 @@ export async function bringPendingForward(db: Db, now: Date) {
 export async function deleteFinishedDeliveriesBefore(db: Db, cutoff: Date) {
   await db.rows(sql`
     delete from webhook_deliveries where status <> 'pending' and created_at < ${cutoff.toISOString()}::timestamptz`);
+}
+
+/**
+ * Erasure: deliveries whose event names the person (a code.verified carries the employee's name and
+ * e-mail) no longer do: their body is replaced, and a pending one fails with that reason.
+ */
+export async function eraseFromDeliveries(db: Executor, person: { email: string }) {
+  await db.execute(sql`
+    update webhook_deliveries set
+      payload = '{"erased":true}',
+      status = case when status = 'pending' then 'failed' else status end,
+      last_error = case when status = 'pending' then 'the person it named was erased' else last_error end
+    where position(${JSON.stringify(person.email).slice(1, -1)}::text in payload) > 0`);
 }

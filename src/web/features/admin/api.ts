@@ -30,6 +30,7 @@ export const adminApi = {
     api.get<z.infer<typeof activeEmployersAnswer>>(`/api/admin/active-employers${queryString({ q, page })}`),
   activate: (id: number) => api.post<Message>(`/api/admin/activate-account/${id}`),
   deactivateEmployer: (id: number) => api.post<Message>(`/api/admin/deactivate-employer/${id}`),
+  eraseAccount: (id: number) => api.post<Message>(`/api/admin/accounts/${id}/erase`),
   generateEmployerCode: (email: string) =>
     api.post<z.infer<typeof generateEmployerCodeAnswer>>("/api/admin/generate-employer-access-code", { email }),
   deactivateByDomain: (domain: string) =>

@@ -1,7 +1,7 @@
 import type { AccountAnswer } from "@shared/account";
 import { ROLE_LABELS } from "./format";
 
-/** Who is signed in: name, e-mail, role and organisation. */
+/** Who is signed in: name, e-mail, role and organisation, and the export of their data. */
 export function ProfilePanel({ account }: { account: AccountAnswer }) {
   return (
     <section className="card account-section" aria-labelledby="profile-title">
@@ -24,6 +24,12 @@ export function ProfilePanel({ account }: { account: AccountAnswer }) {
           <dd>{account.organisation ?? "—"}</dd>
         </div>
       </dl>
+      <p className="muted">
+        Everything CallProof keeps about you (profile, sessions, passkeys, codes and your audit events) in one file.
+      </p>
+      <a className="button button--secondary" href="/api/account/export" download>
+        Export my data
+      </a>
     </section>
   );
 }

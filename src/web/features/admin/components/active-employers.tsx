@@ -1,5 +1,6 @@
 import type { AccountRecord } from "@shared/admin";
 import { MESSAGES } from "@shared/messages";
+import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { Pager } from "@web/components/ui/pager";
 import { SearchField } from "@web/components/ui/search-field";
@@ -17,12 +18,20 @@ type ActiveEmployersProps = {
   onDeactivated(): void;
 };
 
-/** Active employer accounts: searchable, ten a page, each with a Deactivate button. */
+/** Active employer accounts: searchable, ten a page, each with Deactivate and Erase ("Confirm?") buttons. */
 export function ActiveEmployers({ employers, loading: dashboardLoading, failed, onDeactivated }: ActiveEmployersProps) {
   const page = employers.list ?? EMPTY_PAGE;
   const query = employers.query.filters;
   const loading = dashboardLoading || employers.loading;
   const action = useRowAction(MESSAGES.deactivateEmployerFailedPrefix);
+
+  const erasure = useRowAction("The account could not be erased: ");
+  function erase(account: AccountRecord) {
+    return erasure.run(account.id, async () => {
+      await adminApi.eraseAccount(account.id);
+      onDeactivated();
+    });
+  }
 
   function deactivate(account: AccountRecord) {
     return action.run(account.id, async () => {
@@ -75,7 +84,8 @@ export function ActiveEmployers({ employers, loading: dashboardLoading, failed, 
                 variant="secondary"
                 busy={action.busyId === account.id}
                 onClick={() => void deactivate(account)}
-              />
+              />{" "}
+              <ConfirmButton label="Erase" subject={account.fullName} onConfirm={() => erase(account)} />
             </td>
           </tr>
         )}

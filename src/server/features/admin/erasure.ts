@@ -1,0 +1,39 @@
+import { type Actor, auditActor, type Deps } from "@server/context";
+import { deletePasskeysOf } from "@server/features/account";
+import { eraseFromAudit } from "@server/features/audit";
+import { deleteTokensOfUser } from "@server/features/auth";
+import { deleteCodesOf } from "@server/features/codes";
+import { eraseInvitationsOf } from "@server/features/onboarding";
+import { eraseUser, findUserById } from "@server/features/users";
+import { eraseFromDeliveries } from "@server/features/webhooks";
+import { ADMIN_MESSAGES } from "@shared/admin";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { adminErrors } from "./errors";
+
+/**
+ * Erases an account (the right to erasure), in one transaction: its name and e-mail are replaced, its
+ * sessions, passkeys, codes and tokens deleted, its invitations and webhook deliveries no longer name
+ * it, and its audit events keep their ids and actions without its personal data. It cannot sign in
+ * again. Admin accounts are not erased this way.
+ */
+export async function eraseAccount(deps: Deps, actor: Actor, input: { id: number }) {
+  const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.eraseAccount, target: String(input.id) };
+  const user = await findUserById(deps.db, input.id);
+  if (!user || user.role === "admin") {
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no such account" } });
+    throw adminErrors.accountNotFound();
+  }
+  const now = deps.clock.now();
+  const person = { id: user.id, email: user.email, fullName: user.fullName };
+  await deps.db.transaction(async (tx) => {
+    await eraseUser(tx, user.id, now);
+    await deletePasskeysOf(tx, user.id);
+    await deleteCodesOf(tx, user.id);
+    await deleteTokensOfUser(tx, user.id);
+    await eraseInvitationsOf(tx, user.email, `erased-${user.id}@erased.invalid`);
+    await eraseFromDeliveries(tx, person);
+    await eraseFromAudit(tx, person);
+  });
+  await deps.audit.record({ ...audit, organisationId: user.organisationId, outcome: "success" });
+  return { message: ADMIN_MESSAGES.accountErased };
+}

@@ -1,0 +1,75 @@
+import type { Executor } from "@server/db/client";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { sql } from "drizzle-orm";
+
+/**
+ * The only changes the product makes to its append-only audit log: erasing a person, cutting stored
+ * addresses, deleting events past retention. Each runs in a transaction that says so
+ * (`callproof.audit_maintenance`, which the append-only trigger checks); any other change is refused.
+ */
+/** How many rows a statement returned (node-postgres and PGlite both answer `{rows}`). */
+const rowCount = (result: unknown) => (result as { rows: unknown[] }).rows.length;
+
+async function allowMaintenance(tx: Executor) {
+  await tx.execute(sql`select set_config('callproof.audit_maintenance', 'on', true)`);
+}
+
+/** A stored address cut to its /24 (IPv4) or /48 (IPv6); a cut one stays as it is. SQL over a text column. */
+export const cutAddressSql = (column: string) =>
+  sql.raw(`case
+    when ${column} ~* '^::ffff:[0-9.]+$' then network(set_masklen(substring(${column} from 8)::inet, 24))::text
+    when family(${column}::inet) = 4 then network(set_masklen(${column}::inet, 24))::text
+    else network(set_masklen(${column}::inet, 48))::text end`);
+
+/** Whether a stored address is whole (not cut yet: a cut one is a network, with "/"). SQL over a text column. */
+export const wholeAddressSql = (column: string) => sql.raw(`(${column} ~ '^[0-9a-fA-F:.]+$')`);
+
+/** Cuts the addresses of audit events older than `before`; returns how many it cut. */
+export async function cutAuditAddresses(tx: Executor, before: Date): Promise<number> {
+  await allowMaintenance(tx);
+  const rows = await tx.execute(sql`
+    update audit_log set ip = ${cutAddressSql("ip")}
+    where at < ${before.toISOString()}::timestamptz and ip is not null and ${wholeAddressSql("ip")}
+    returning id`);
+  return rowCount(rows);
+}
+
+/** Deletes the audit events older than `before`; returns how many. */
+export async function deleteAuditBefore(tx: Executor, before: Date): Promise<number> {
+  await allowMaintenance(tx);
+  const rows = await tx.execute(
+    sql`delete from audit_log where at < ${before.toISOString()}::timestamptz returning id`,
+  );
+  return rowCount(rows);
+}
+
+const USER_ACTIONS = [
+  AUDIT_ACTIONS.deactivateEmployee,
+  AUDIT_ACTIONS.activateAccount,
+  AUDIT_ACTIONS.deactivateEmployer,
+];
+
+/** Audit rows about a person: as the actor, or named as the target (by e-mail, or by id where the target is an account). */
+export const aboutPersonSql = (person: { id: number; email: string }) => sql`(
+  actor_id = ${person.id}::int or lower(actor_email) = ${person.email}::text or target = ${person.email}::text
+  or (target = ${String(person.id)}::text and action = any(string_to_array(${USER_ACTIONS.join(",")}::text, ',')))
+)`;
+
+/**
+ * Erasure: the person's audit events keep their ids, times, actions and outcomes, but no longer name
+ * them: the e-mail and address go, the target becomes `erased`, and detail keeps no value that is their
+ * e-mail or name.
+ */
+export async function eraseFromAudit(tx: Executor, person: { id: number; email: string; fullName: string }) {
+  await allowMaintenance(tx);
+  await tx.execute(sql`
+    update audit_log set
+      actor_email = null,
+      ip = case when actor_id = ${person.id}::int then null else ip end,
+      target = case when target = ${person.email}::text then 'erased' else target end,
+      detail = (
+        select coalesce(jsonb_object_agg(k, v), '{}'::jsonb) from jsonb_each(coalesce(detail, '{}'::jsonb)) e(k, v)
+        where v not in (to_jsonb(${person.email}::text), to_jsonb(${person.fullName}::text))
+      )
+    where ${aboutPersonSql(person)}`);
+}

@@ -4,30 +4,11 @@ import cookie from "@fastify/cookie";
 import { MAX_BODY_BYTES } from "@shared/constants";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import accountRoutes from "./features/account/routes";
-import activityRoutes from "./features/activity/routes";
-import adminRoutes from "./features/admin/routes";
-import alertsJob from "./features/alerts/job";
-import alertsRoutes from "./features/alerts/routes";
-import retentionJob from "./features/audit/retention-job";
-import auditRoutes from "./features/audit/routes";
-import authRoutes from "./features/auth/routes";
-import codeEvents from "./features/codes/live";
-import codesRoutes from "./features/codes/routes";
-import employerRoutes from "./features/employer/routes";
-import onboardingRoutes from "./features/onboarding/routes";
-import reportsRoutes from "./features/reports/routes";
-import reportSummaries from "./features/reports/summary-job";
-import siteRecheck from "./features/sites/recheck-job";
-import sitesRoutes from "./features/sites/routes";
-import session from "./features/users/session";
-import webhooksRoutes from "./features/webhooks/routes";
-import webhookWorker from "./features/webhooks/worker";
+import { FEATURES } from "./features";
 import { loggerOptions } from "./lib/logger";
 import deps, { type DepsOptions } from "./plugins/deps";
 import errorHandler from "./plugins/error-handler";
 import health from "./plugins/health";
-import housekeeping from "./plugins/housekeeping";
 import metrics from "./plugins/metrics";
 import openapi from "./plugins/openapi";
 import requestId, { requestIdServerOptions } from "./plugins/request-id";
@@ -38,6 +19,17 @@ import type { App } from "./types";
 export const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/web");
 
 export type AppOptions = DepsOptions & { logger?: FastifyServerOptions["logger"] };
+
+/** Expired rows go this often: rate limits, and each feature's own (sessions, tokens, old codes…). */
+const HOUSEKEEPING_EVERY_MS = 10 * 60_000;
+
+/** One housekeeping turn: the rate limits' expired rows, then each feature's sweep; never the audit log. */
+async function sweepExpired(app: App) {
+  const { deps } = app;
+  const now = deps.clock.now();
+  await deps.limits.deleteExpired(now);
+  for (const feature of FEATURES) await feature.sweep?.(deps, now);
+}
 
 /** Builds the whole server (API, web app, widget) without listening. The caller owns the database. */
 export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
@@ -68,36 +60,35 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   await app.register(health);
   await app.register(openapi);
   await app.register(cookie);
-  await app.register(session);
+  for (const feature of FEATURES) for (const plugin of feature.plugins ?? []) await app.register(plugin);
   await app.register(securityHeaders);
-  await app.register(housekeeping);
-  await app.register(codeEvents);
 
   await app.register(
     async (api) => {
-      await api.register(authRoutes);
-      await api.register(onboardingRoutes);
-      await api.register(codesRoutes);
-      await api.register(adminRoutes);
-      await api.register(employerRoutes);
-      await api.register(auditRoutes);
-      await api.register(accountRoutes);
-      await api.register(sitesRoutes);
-      await api.register(reportsRoutes);
-      await api.register(activityRoutes);
-      await api.register(webhooksRoutes);
-      await api.register(alertsRoutes);
+      for (const feature of FEATURES) {
+        const routes = feature.routes;
+        if (!routes) continue;
+        // Each route carries its feature as its OpenAPI tag: /api/docs maps a URL to its folder.
+        await api.register(async (scope) => {
+          scope.addHook("onRoute", (route) => {
+            route.schema = { ...route.schema, tags: [feature.name] };
+          });
+          await routes(scope);
+        });
+      }
     },
     { prefix: "/api" },
   );
 
   await app.register(staticFiles, { root: webRoot });
 
-  await app.register(siteRecheck);
-  await app.register(reportSummaries);
-  await app.register(webhookWorker);
-  await app.register(alertsJob);
-  await app.register(retentionJob);
+  const { background } = app.deps;
+  for (const feature of FEATURES) {
+    for (const job of feature.jobs ?? []) {
+      background.every(job.name, job.everyMs, () => job.run(app).then(() => false), { firstAfterMs: job.firstAfterMs });
+    }
+  }
+  background.every("housekeeping", HOUSEKEEPING_EVERY_MS, () => sweepExpired(app));
 
   return app;
 }

@@ -105,3 +105,58 @@ export const accountAnswer = z.object({
 export type AccountAnswer = z.infer<typeof accountAnswer>;
 export type PasskeyAnswer = z.infer<typeof passkeyAnswer>;
 export type SessionAnswer = z.infer<typeof sessionAnswer>;
+
+/** GET /api/account/export: everything kept about the signed-in person (a JSON attachment). */
+export const accountExportAnswer = z.object({
+  exportedAt: z.string(),
+  profile: z.object({
+    id: z.number(),
+    email: z.string(),
+    fullName: z.string(),
+    role: z.string(),
+    status: z.string(),
+    organisation: z.string().nullable(),
+    emailVerifiedAt: z.string().nullable(),
+  }),
+  sessions: z.array(
+    z.object({
+      createdAt: z.string(),
+      lastSeenAt: z.string(),
+      expiresAt: z.string(),
+      userAgent: z.string().nullable(),
+      ip: z.string().nullable(),
+    }),
+  ),
+  passkeys: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      createdAt: z.string(),
+      lastUsedAt: z.string().nullable(),
+      backedUp: z.boolean(),
+    }),
+  ),
+  codes: z.array(
+    z.object({
+      id: z.number(),
+      createdAt: z.string(),
+      expiresAt: z.string(),
+      status: z.enum(["live", "verified", "expired"]),
+      verifiedAt: z.string().nullable(),
+      site: z.string().nullable(),
+    }),
+  ),
+  auditEvents: z.array(
+    z.object({
+      id: z.number(),
+      at: z.string(),
+      action: z.string(),
+      outcome: z.string(),
+      actorId: z.number().nullable(),
+      organisationId: z.number().nullable(),
+      target: z.string().nullable(),
+      ip: z.string().nullable(),
+      detail: z.record(z.string(), z.unknown()).nullable(),
+    }),
+  ),
+});

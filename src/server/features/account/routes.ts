@@ -4,6 +4,7 @@ import { requireUser } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import {
   accountAnswer,
+  accountExportAnswer,
   addPasskeyBody,
   changePasswordBody,
   PASSKEY,
@@ -39,14 +40,17 @@ const ceremonyOptions = z.looseObject({ challenge: z.string() });
 export default async function accountRoutes(app: App) {
   const signedIn = { preHandler: requireUser };
 
-  app.get("/account/export", signedIn, async (request, reply) => {
-    const data = await exportAccount(app.deps, request.actor);
-    return reply
-      .header("content-disposition", `attachment; filename="callproof-account-${data.profile.id}.json"`)
-      .header("cache-control", "no-store")
-      .type("application/json; charset=utf-8")
-      .send(JSON.stringify(data, null, 2));
-  });
+  app.get(
+    "/account/export",
+    { ...signedIn, schema: { response: { 200: accountExportAnswer } } },
+    async (request, reply) => {
+      const data = await exportAccount(app.deps, request.actor);
+      return reply
+        .header("content-disposition", `attachment; filename="callproof-account-${data.profile.id}.json"`)
+        .header("cache-control", "no-store")
+        .send(data);
+    },
+  );
 
   app.get("/account", { ...signedIn, schema: { response: { 200: accountAnswer } } }, async (request) =>
     getAccount(app.deps, request.actor, { sessionHash: request.sessionHash }),

@@ -11,7 +11,11 @@ import {
 } from "@server/features/users";
 import { hashPassword, isCommonPassword, verifyPassword } from "@server/lib/passwords";
 import type { Mailer } from "@server/mail/mailer";
-import { ACCOUNT_TEXT, type AccountAnswer, CHANGE_PASSWORD } from "@shared/account";
+import { ACCOUNT_TEXT, type AccountAnswer, type accountExportAnswer, CHANGE_PASSWORD } from "@shared/account";
+import type { z } from "zod";
+
+type AccountExport = z.infer<typeof accountExportAnswer>;
+
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { SESSION } from "@shared/constants";
 import { accountErrors } from "./errors";
@@ -122,7 +126,7 @@ const namesSomeoneElse = (value: unknown, email: string) =>
  * (no key material), codes (no words) and the audit events where they are the actor or the target.
  * Other people in those events appear only as ids; an address only on events the person performed.
  */
-export async function exportAccount(deps: Deps, actor: Actor) {
+export async function exportAccount(deps: Deps, actor: Actor): Promise<AccountExport> {
   const user = signedIn(actor);
   const [profile, sessions, keys, codes, events] = await Promise.all([
     findAccountUser(deps.db, user.id),
@@ -163,7 +167,10 @@ export async function exportAccount(deps: Deps, actor: Actor) {
       id: c.id,
       createdAt: c.createdAt.toISOString(),
       expiresAt: c.expiresAt.toISOString(),
-      status: c.usedAt ? "verified" : c.expiresAt.getTime() <= now.getTime() ? "expired" : "live",
+      status: (c.usedAt ? "verified" : c.expiresAt.getTime() <= now.getTime() ? "expired" : "live") as
+        | "verified"
+        | "expired"
+        | "live",
       verifiedAt: c.usedAt?.toISOString() ?? null,
       site: c.verifiedHost,
     })),

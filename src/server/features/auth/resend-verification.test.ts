@@ -12,7 +12,8 @@ afterEach(async () => {
   await t?.close();
 });
 
-const settle = () => new Promise((r) => setTimeout(r, 400));
+/** The mail is sent after the answer, by the background runner: wait until it has nothing left to do. */
+const settle = () => t.app.deps.background.idle();
 
 describe("POST /api/auth/resend-verification", () => {
   it("mails a new link to an account waiting for verification, and the link verifies it", async () => {

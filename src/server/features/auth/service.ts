@@ -149,9 +149,7 @@ export async function forgotPassword(deps: Deps, actor: Actor, input: { email: s
   const now = deps.clock.now();
   const ip = await deps.limits.hit(`forgot:ip:${actor.clientKey}`, FORGOT_PER_IP.limit, FORGOT_PER_IP.windowMs, now);
   if (!ip.allowed) throw authErrors.tooManyAttempts(ip.retryAfterSeconds);
-  void sendResetLink(deps, actor, email, now).catch((err) =>
-    deps.log.error({ err, requestId: actor.requestId }, "password reset mail failed"),
-  );
+  deps.background.run("password reset mail", () => sendResetLink(deps, actor, email, now));
   return { message: MESSAGES.resetLinkSent };
 }
 
@@ -239,7 +237,8 @@ export async function resendVerificationEmail(deps: Deps, actor: Actor, input: {
     now,
   );
   if (!ip.allowed) throw authErrors.tooManyAttempts(ip.retryAfterSeconds);
-  void (async () => {
+  // The answer must not depend on the account, nor wait for the mail: the work runs after it.
+  deps.background.run("verification mail", async () => {
     const user = await users.findUserByEmail(deps.db, input.email);
     const waiting = user && !user.emailVerifiedAt && user.status !== "deactivated";
     if (waiting) await resendVerification(deps, user, now);
@@ -251,7 +250,7 @@ export async function resendVerificationEmail(deps: Deps, actor: Actor, input: {
       organisationId: user?.organisationId,
       ip: actor.ip,
     });
-  })().catch((err) => deps.log.error({ err, requestId: actor.requestId }, "verification mail failed"));
+  });
   return { message: MESSAGES.verificationResent };
 }
 

@@ -217,7 +217,7 @@ describe("reported-calls summary mail", () => {
     await report({ note: "second" }, { origin });
     await report({ note: "third" }, { origin });
     await mailDueReportSummaries(t.app.deps);
-    await new Promise((r) => setTimeout(r, 300));
+    await t.app.deps.background.idle();
     expect(t.mail.to(user.email).length).toBe(before + 1);
     t.clock.advance(REPORT_MAIL_GAP_MS);
     await mailDueReportSummaries(t.app.deps);

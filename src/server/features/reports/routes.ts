@@ -26,9 +26,7 @@ export default async function reportsRoutes(app: App) {
       });
       if (organisationId !== null) {
         // The mail must not hold up the customer's answer; a failure is logged, and the job tries again.
-        void reports
-          .mailReportSummary(app.deps, organisationId)
-          .catch((err) => request.log.warn({ err }, "reported-calls summary failed"));
+        app.deps.background.run("reported-calls summary", () => reports.mailReportSummary(app.deps, organisationId));
       }
       return reply.code(201).send({ message });
     },

@@ -1,0 +1,133 @@
+import { ALERT_LIMITS } from "@shared/alerts";
+import accountRoutes from "./account/routes";
+import activityRoutes from "./activity/routes";
+import adminRoutes from "./admin/routes";
+import alertsRoutes from "./alerts/routes";
+import { raiseDueAlerts } from "./alerts/service";
+import { applyRetention } from "./audit/retention";
+import auditRoutes from "./audit/routes";
+import { deleteExpiredTokens } from "./auth/repository";
+import authRoutes from "./auth/routes";
+import codeEvents from "./codes/live";
+import { deleteCodesExpiredBefore } from "./codes/repository";
+import codesRoutes from "./codes/routes";
+import employerRoutes from "./employer/routes";
+import type { Feature } from "./feature";
+import onboardingRoutes from "./onboarding/routes";
+import { deleteReportsBefore } from "./reports/repository";
+import reportsRoutes from "./reports/routes";
+import { mailDueReportSummaries, REPORTS_KEPT_MS } from "./reports/service";
+import { sitesDeps } from "./sites/deps";
+import sitesRoutes from "./sites/routes";
+import { recheckSites } from "./sites/service";
+import { deleteExpiredSessions } from "./users/repository";
+import session from "./users/session";
+import { deleteFinishedDeliveriesBefore } from "./webhooks/repository";
+import webhooksRoutes from "./webhooks/routes";
+import webhookWorker from "./webhooks/worker";
+
+export type { Feature, Job } from "./feature";
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Every feature of the server, once: `app.ts` registers their plugins, routes (each tagged with its
+ * feature in the OpenAPI document) and jobs from this list, and housekeeping asks each for its sweep.
+ * The README's "Where things live" lists the same (a test checks it).
+ */
+export const FEATURES: Feature[] = [
+  {
+    name: "users",
+    purpose: "Accounts and sessions: the session cookie and CSRF check, sign-in refusals, deactivation.",
+    plugins: [session],
+    sweep: (deps, now) => deleteExpiredSessions(deps.db, now),
+  },
+  {
+    name: "organisations",
+    purpose: "Organisations: which one an employer-facing call acts for.",
+  },
+  {
+    name: "auth",
+    purpose: "Sign-in in two steps, password reset and e-mail verification (one token mechanism).",
+    routes: authRoutes,
+    sweep: (deps, now) => deleteExpiredTokens(deps.db, now),
+  },
+  {
+    name: "account",
+    purpose: "The signed-in person's account: password, sessions, passkeys, data export.",
+    routes: accountRoutes,
+  },
+  {
+    name: "onboarding",
+    purpose: "Employer invitations and sign-up, employees joining with an access code.",
+    routes: onboardingRoutes,
+  },
+  {
+    name: "codes",
+    purpose: "Identity codes: generation, the widget's look-up, live status.",
+    plugins: [codeEvents],
+    routes: codesRoutes,
+    // Codes are deleted a day after they expire.
+    sweep: (deps, now) => deleteCodesExpiredBefore(deps.db, new Date(now.getTime() - DAY_MS)),
+  },
+  {
+    name: "admin",
+    purpose: "The platform admins' dashboard: employer accounts, activation, deactivation, erasure.",
+    routes: adminRoutes,
+  },
+  {
+    name: "employer",
+    purpose: "The employer dashboard: employees and the employee access code.",
+    routes: employerRoutes,
+  },
+  {
+    name: "audit",
+    purpose: "The audit log's views and exports, and retention of addresses and events.",
+    routes: auditRoutes,
+    jobs: [{ name: "retention", everyMs: HOUR_MS, firstAfterMs: 0, run: (app) => applyRetention(app.deps) }],
+  },
+  {
+    name: "sites",
+    purpose: "An organisation's proven sites (domain locking) and their daily re-check.",
+    routes: sitesRoutes,
+    jobs: [
+      {
+        name: "site re-check",
+        everyMs: HOUR_MS,
+        firstAfterMs: MINUTE_MS,
+        run: async (app) => {
+          const lost = await recheckSites(sitesDeps(app));
+          if (lost.length > 0) app.log.info({ hosts: lost }, "sites lost their proof");
+        },
+      },
+    ],
+  },
+  {
+    name: "reports",
+    purpose: "Calls customers report from the widget, routed to the organisation or the admins.",
+    routes: reportsRoutes,
+    jobs: [{ name: "reported-calls summaries", everyMs: MINUTE_MS, run: (app) => mailDueReportSummaries(app.deps) }],
+    sweep: (deps, now) => deleteReportsBefore(deps.db, new Date(now.getTime() - REPORTS_KEPT_MS)),
+  },
+  {
+    name: "activity",
+    purpose: "An organisation's last 30 days, per day.",
+    routes: activityRoutes,
+  },
+  {
+    name: "alerts",
+    purpose: "Alerts for the fraud team: bursts of failed checks or reports.",
+    routes: alertsRoutes,
+    jobs: [{ name: "alerts", everyMs: ALERT_LIMITS.checkEveryMs, run: (app) => raiseDueAlerts(app.deps) }],
+  },
+  {
+    name: "webhooks",
+    purpose: "Signed events to the organisation's own systems, from a database outbox.",
+    plugins: [webhookWorker],
+    routes: webhooksRoutes,
+    // Finished deliveries are kept 30 days (the dashboard shows the last 20).
+    sweep: (deps, now) => deleteFinishedDeliveriesBefore(deps.db, new Date(now.getTime() - 30 * DAY_MS)),
+  },
+];

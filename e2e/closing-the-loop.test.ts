@@ -51,6 +51,7 @@ describe("closing the loop", () => {
     const { org, website } = await organisation("Loop Ltd", "127.0.0.1");
     const user = await createUser(suite.server, { organisationId: org.id, fullName: "Lena Loop" });
     const dashboard = await suite.newPage(PHONE);
+    await dashboard.clock.install();
     await signInThroughUi(dashboard, suite.server, user.email, GOOD_PASSWORD);
     await dashboard.goto("/dashboard");
     await dashboard.getByRole("button", { name: CODES_TEXT.generateButton }).click();
@@ -69,9 +70,14 @@ describe("closing the loop", () => {
     await expect
       .poll(() => check.textContent(), { timeout: 5000 })
       .toMatch(/^Verified by the customer at \d\d:\d\d:\d\d on 127\.0\.0\.1$/);
-    // The countdown stops: the code is used up.
+    // The countdown is hidden: the code is used up.
     expect(await dashboard.getByText(/Expires in:/).count()).toBe(0);
     expect(await dashboard.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    // When the countdown would have reached 0, the words go; the customer's check stays.
+    await dashboard.clock.fastForward(61_000);
+    await expect.poll(() => words.count()).toBe(0);
+    expect(await check.textContent()).toMatch(/^Verified by the customer at \d\d:\d\d:\d\d on 127\.0\.0\.1$/);
+    expect(await dashboard.getByText(CODES_TEXT.codeExpired).count()).toBe(0);
   });
 
   it("a customer reports a failed call from the widget on the organisation's site, and the employer sees it", async () => {

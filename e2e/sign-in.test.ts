@@ -244,7 +244,7 @@ describe("public pages", () => {
     await page.goto("/");
     await page.getByRole("heading", { level: 1 }).waitFor();
     await page.getByRole("heading", { name: "How it works" }).waitFor();
-    expect(await page.getByText(`© ${new Date().getFullYear()} CallProof. All rights reserved.`).count()).toBe(1);
+    expect(await page.getByText(`© ${new Date().getFullYear()} CallProof, all rights reserved.`).count()).toBe(1);
 
     await page.getByRole("link", { name: "About Us", exact: true }).click();
     await page.waitForURL(pathIs("/about-us"));

@@ -51,7 +51,7 @@ export function Layout() {
       </main>
       <ScrollToTop />
       <footer className="site-footer">
-        <p>© {new Date().getFullYear()} CallProof. All rights reserved.</p>
+        <p>© {new Date().getFullYear()} CallProof, all rights reserved.</p>
       </footer>
     </div>
   );

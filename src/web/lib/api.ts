@@ -95,7 +95,7 @@ export async function request<T = unknown>(method: Method, path: string, options
   if (method !== "GET" && !readCookie(CSRF_COOKIE)) await send("GET", "/api/public-config", {}).catch(() => {});
   let response = await send(method, path, options);
   let body = await readBody(response);
-  if (response.status === 403 && method !== "GET" && textOf(body, "code") === ERROR_CODES.csrfFailed) {
+  if (method !== "GET" && textOf(body, "code") === ERROR_CODES.csrfFailed) {
     response = await send(method, path, options);
     body = await readBody(response);
   }

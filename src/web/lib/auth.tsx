@@ -1,5 +1,6 @@
 import type { roleAnswer } from "@shared/auth";
 import { ROLES, type Role, SIGNED_IN_HINT, UI_TIMING } from "@shared/constants";
+import { ERROR_CODES } from "@shared/error-codes";
 import { paths } from "@shared/paths";
 import { SHELL_TEXT } from "@shared/shell-texts";
 import {
@@ -56,7 +57,7 @@ async function whoami(): Promise<Role | null> {
     return isRole(answer?.role) ? answer.role : null;
   } catch (error) {
     // 401 just means signed out; anything else is logged, never shown.
-    if (!(error instanceof ApiError && error.status === 401)) console.error("whoami failed", error);
+    if (!(error instanceof ApiError && error.code === ERROR_CODES.notSignedIn)) console.error("whoami failed", error);
     return null;
   }
 }

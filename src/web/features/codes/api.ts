@@ -1,6 +1,7 @@
 import type { CodeStatus } from "@shared/codes";
 import type { clientInfoAnswer, generatedWordsAnswer } from "@shared/codes-schemas";
 import { IDENTITY_CODE, UI_TIMING } from "@shared/constants";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import { ApiError, api, errorMessage } from "@web/lib/api";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -81,8 +82,6 @@ export type IdentityCode = {
   /** true after a shown code ran out (until the next one) */
   expired: boolean;
   generate(): Promise<void>;
-  /** stops counting (the code was verified: its words are used up) */
-  stopCountdown(): void;
 };
 
 /**
@@ -132,7 +131,7 @@ export function useIdentityCode(): IdentityCode {
       timer.current = setInterval(tick, UI_TIMING.countdownTickMs);
     } catch (err) {
       setError(
-        err instanceof ApiError && err.status === 429
+        err instanceof ApiError && err.code === ERROR_CODES.rateLimited
           ? MESSAGES.tooManyCodes
           : errorMessage(err, MESSAGES.generateWordsFailed),
       );
@@ -141,10 +140,5 @@ export function useIdentityCode(): IdentityCode {
     }
   }, [busy, stop, tick]);
 
-  const stopCountdown = useCallback(() => {
-    stop();
-    setSecondsLeft(0);
-  }, [stop]);
-
-  return { id, words, secondsLeft, busy, error, expired, generate, stopCountdown };
+  return { id, words, secondsLeft, busy, error, expired, generate };
 }

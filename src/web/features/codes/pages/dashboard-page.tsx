@@ -1,7 +1,6 @@
 import { CODES_TEXT } from "@shared/codes";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
-import { useEffect } from "react";
 import { type CustomerCheck, useClientInfo, useCustomerCheck, useIdentityCode } from "../api";
 import "@web/components/ui/ui.css";
 import "../components/codes.css";
@@ -11,11 +10,9 @@ export function DashboardPage() {
   const info = useClientInfo();
   const code = useIdentityCode();
   const check = useCustomerCheck(code.id);
+  // A verified code's words stay until its countdown would have reached 0 (the timer is hidden meanwhile),
+  // then go like any other's; the "Verified by the customer" line stays.
   const verified = check?.state === "verified";
-  const { stopCountdown } = code;
-  useEffect(() => {
-    if (verified) stopCountdown();
-  }, [verified, stopCountdown]);
 
   return (
     <Page title={CODES_TEXT.dashboardTitle}>
@@ -65,7 +62,7 @@ export function DashboardPage() {
                 <p className="code-card__label">{CODES_TEXT.codeLabel}</p>
                 <p className="identity__words">{code.words.join(" / ")}</p>
               </>
-            ) : code.expired ? (
+            ) : code.expired && !verified ? (
               <p className="muted">{CODES_TEXT.codeExpired}</p>
             ) : null}
           </div>

@@ -1,4 +1,5 @@
 import { generateAccessCodeBody, MAX_USERS_LIMIT } from "@shared/employer";
+import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import { FormError } from "@web/components/ui/form-error";
 import { SubmitButton } from "@web/components/ui/submit-button";
@@ -24,7 +25,7 @@ export function GenerateCodeForm({ onDone }: { onDone(): void | Promise<void> })
     }
     await form.run(() => employerApi.generateAccessCode(parsed.data.maxUsers), {
       failed: (err) =>
-        err instanceof ApiError && err.status === 409
+        err instanceof ApiError && err.code === ERROR_CODES.activeAccessCodeExists
           ? (err.serverMessage ?? MESSAGES.activeCodeExists)
           : MESSAGES.accessCodeFailed,
     });

@@ -19,6 +19,7 @@ export default defineConfig({
           name: "unit+integration (pglite)",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           env: { TEST_DB: "pglite" },
+          globalSetup: ["test/global-setup.ts"],
         },
       },
       ...(onPostgres
@@ -29,6 +30,7 @@ export default defineConfig({
                 name: "integration (postgres)",
                 include: ["src/server/**/*.test.ts"],
                 env: { TEST_DB: "postgres" },
+                globalSetup: ["test/global-setup.ts"],
               },
             },
           ]
@@ -39,6 +41,7 @@ export default defineConfig({
           name: "browser",
           include: ["e2e/**/*.test.ts"],
           env: { TEST_DB: "pglite" },
+          globalSetup: ["test/global-setup.ts"],
           testTimeout: 90_000,
           fileParallelism: false,
         },

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { PGlite } from "@electric-sql/pglite";
+import { readFileSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
 import { buildApp } from "@server/app";
 import { type Config, loadConfig } from "@server/config";
 import { type Database, migratedPglite, openDatabase } from "@server/db/client";
@@ -11,9 +12,19 @@ import { smtpMailer } from "@server/mail/mailer";
 import type { App } from "@server/types";
 import type { Role, UserStatus } from "@shared/constants";
 import pg from "pg";
+import { inject } from "vitest";
 import { MailCapture } from "./mail-capture";
 
 export { MailCapture, testClock };
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** a tar dump of a migrated PGlite (test/global-setup.ts, the PGlite projects) */
+    pgliteTemplate: string;
+    /** a migrated database on TEST_DATABASE_URL's server to create each test's from (the PostgreSQL project) */
+    postgresTemplate: string;
+  }
+}
 
 let template: Promise<PGlite> | undefined;
 
@@ -21,41 +32,123 @@ let template: Promise<PGlite> | undefined;
  * A new, empty database on the PostgreSQL server of `baseUrl`, and a way to drop it.
  * Used by the tests and the benchmarks so that runs never share data.
  */
-export async function throwawayPostgres(baseUrl: string, prefix = "cp_test") {
+export async function throwawayPostgres(baseUrl: string, prefix = "cp_test", template?: string) {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
-  const run = async (statement: string) => {
+  /** Runs statements one by one on one connection (CREATE DATABASE cannot share a statement). */
+  const run = async (...statements: string[]) => {
     const client = new pg.Client({ connectionString: baseUrl });
     await client.connect();
     try {
-      await client.query(statement);
+      for (const statement of statements) await client.query(statement);
     } finally {
       await client.end();
     }
   };
-  await run(`create database ${name}`);
+  // From a migrated template, one at a time: a template must have no other user while it is copied.
+  if (template) {
+    await run("select pg_advisory_lock(724012)", `create database ${name} template ${template}`);
+  } else {
+    await run(`create database ${name}`);
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }
 
-/** A fresh, migrated database: a clone of a migrated PGlite, or a new database on TEST_DATABASE_URL's server. */
-export async function freshDatabase(): Promise<Database & { url?: string }> {
+/** What the vitest global set-up provides (test/global-setup.ts), or nothing outside vitest. */
+function provided(key: "pgliteTemplate" | "postgresTemplate"): string | undefined {
+  try {
+    return inject(key);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Builds PGlite instances: from the global set-up's dump of a migrated database, else by migrating one. */
+async function newPglite(): Promise<PGlite> {
+  const dump = provided("pgliteTemplate");
+  if (!dump) {
+    template ??= migratedPglite();
+    return (await (await template).clone()) as PGlite;
+  }
+  return PGlite.create({ loadDataDir: new Blob([readFileSync(dump)]) });
+}
+
+/**
+ * The catalogue of a PGlite's database (tables, columns, triggers, indexes, functions): an instance goes
+ * back to the pool only when a test left it as the migrations made it.
+ */
+const SHAPE_SQL = `select md5(coalesce(string_agg(x, ',' order by x), '')) as shape from (
+  select table_name || '.' || column_name || ':' || data_type || ':' || is_nullable || ':' || coalesce(column_default, '') as x
+    from information_schema.columns where table_schema = 'public'
+  union all select tgrelid::regclass::text || '.' || tgname || ':' || tgenabled::text from pg_trigger where not tgisinternal
+  union all select indexdef from pg_indexes where schemaname = 'public'
+  union all select conrelid::regclass::text || '.' || conname || ':' || pg_get_constraintdef(oid) from pg_constraint
+    where connamespace = 'public'::regnamespace
+  union all select proname || ':' || md5(prosrc) from pg_proc where pronamespace = 'public'::regnamespace) s`;
+
+async function shapeOf(pglite: PGlite): Promise<string> {
+  const { rows } = await pglite.query<{ shape: string }>(SHAPE_SQL);
+  return rows[0]?.shape ?? "";
+}
+
+/** PGlite instances emptied by a finished test, for the next test of this file (one per test costs ~1 s). */
+const idlePglites: PGlite[] = [];
+let migratedShape: Promise<string> | undefined;
+
+/**
+ * Empties a PGlite as a new clone would be (every table, its sequences, prepared statements, LISTENs,
+ * session settings) and says whether its schema is still the migrated one; one that a test changed is
+ * not reused.
+ */
+async function emptied(pglite: PGlite): Promise<boolean> {
+  try {
+    await pglite.exec("deallocate all; unlisten *; reset all;");
+    if ((await shapeOf(pglite)) !== (await migratedShape)) return false;
+    const { rows } = await pglite.query<{ t: string }>(
+      "select quote_ident(tablename) as t from pg_tables where schemaname = 'public'",
+    );
+    // Replica mode: the append-only log's TRUNCATE trigger does not fire for this reset.
+    await pglite.exec(`set session_replication_role = replica;
+      truncate ${rows.map((r) => r.t).join(", ")} restart identity cascade;
+      set session_replication_role = default;`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A fresh, migrated database: an empty PGlite, or a new database on TEST_DATABASE_URL's server.
+ * `close()` closes it (a test may close it under a running app, as an outage); `release()`, once nothing
+ * uses it any more, lets a PGlite be emptied and reused by the file's next test.
+ */
+export async function freshDatabase(): Promise<Database & { url?: string; release(): Promise<void> }> {
   if (process.env.TEST_DB === "postgres") {
     const base = process.env.TEST_DATABASE_URL;
     if (!base) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
-    const scratch = await throwawayPostgres(base);
+    const scratch = await throwawayPostgres(base, "cp_test", provided("postgresTemplate"));
     const database = await openDatabase({ databaseUrl: scratch.url });
-    return {
-      ...database,
-      url: scratch.url,
-      async close() {
-        await database.close();
-        await scratch.drop();
-      },
+    const close = async () => {
+      await database.close();
+      await scratch.drop();
     };
+    return { ...database, url: scratch.url, close, release: close };
   }
-  template ??= migratedPglite();
-  return openDatabase({ pglite: (await (await template).clone()) as PGlite });
+  const pglite = idlePglites.pop() ?? (await newPglite());
+  migratedShape ??= shapeOf(pglite);
+  const database = await openDatabase({ pglite });
+  return {
+    ...database,
+    async close() {
+      if (!pglite.closed) await pglite.close();
+    },
+    async release() {
+      if (pglite.closed) return;
+      if (await emptied(pglite)) idlePglites.push(pglite);
+      else await pglite.close();
+    },
+  };
 }
 
 export type TestApp = {
@@ -84,8 +177,8 @@ export async function buildTestApp(
   } = {},
 ): Promise<TestApp> {
   const mail = await new MailCapture().start();
-  const ownDatabase = !opts.database;
-  const database = opts.database ?? (await freshDatabase());
+  const own = opts.database ? undefined : await freshDatabase();
+  const database: Database = opts.database ?? (own as Database);
   const clock = opts.clock ?? testClock();
   const config = loadConfig({
     APP_SECRET: "test-secret-test-secret-test-secret-42",
@@ -120,7 +213,7 @@ export async function buildTestApp(
     async close() {
       await app.close();
       await mail.close();
-      if (ownDatabase) await database.close();
+      await own?.release();
     },
   };
 }

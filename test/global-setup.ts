@@ -1,0 +1,46 @@
+/**
+ * Vitest global set-up (once per project, before its workers start): a migrated database every test can
+ * start from, instead of migrating one per test. PGlite: a dump of a migrated in-memory database, which
+ * `freshDatabase` loads (and then reuses within a file, emptied between tests). PostgreSQL: a migrated
+ * template database that each test's database is created from. Both are removed at the end.
+ */
+import { randomBytes } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { migratedPglite, openDatabase } from "@server/db/client";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+
+async function onServer(baseUrl: string, statement: string) {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const base = process.env.TEST_DATABASE_URL;
+  if (project.config.env?.TEST_DB === "postgres" && base) {
+    const name = `cp_template_${randomBytes(6).toString("hex")}`;
+    await onServer(base, `create database ${name}`);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString() });
+    await database.close();
+    project.provide("postgresTemplate", name);
+    return async () => {
+      await onServer(base, `drop database if exists ${name} with (force)`);
+    };
+  }
+  const file = path.join(os.tmpdir(), `callproof-pglite-template-${randomBytes(6).toString("hex")}.tar`);
+  const pglite = await migratedPglite();
+  const dump = await pglite.dumpDataDir("none");
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  await pglite.close();
+  project.provide("pgliteTemplate", file);
+  return () => rmSync(file, { force: true });
+}

@@ -6,9 +6,11 @@ import { z } from "zod";
 import { BACKUP_USAGE, runBackupCommand } from "./backup";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/client";
+import { verifyAudit } from "./features/audit/chain";
 import { ensureAdmin } from "./features/users/admin-accounts";
 
 const USAGE = `Usage: npm run admin -- create --email you@example.com
+       npm run admin -- audit verify [--expect <position>:<hash>]
 ${BACKUP_USAGE}
   create asks for the password (or reads it from standard input when that is not a terminal).
   Uses the same DATABASE_URL / DATA_DIR as npm start.`;
@@ -38,6 +40,7 @@ async function askPassword(prompt: string): Promise<string> {
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   if (command === "backup" || command === "restore") return runBackupCommand(command, rest);
+  if (command === "audit" && rest[0] === "verify") return auditVerify(rest.slice(1));
   const emailAt = rest.indexOf("--email");
   const email = emailAt >= 0 ? rest[emailAt + 1]?.trim().toLowerCase() : undefined;
   if (command !== "create" || !email) {
@@ -70,6 +73,41 @@ async function main(argv: string[]) {
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));
     return 1;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * `audit verify`: proves the audit log's chain (see features/audit/chain.ts); exits 0 when intact, 1 naming
+ * the first event changed, inserted or removed outside the product, 2 for a bad argument.
+ */
+async function auditVerify(args: string[]): Promise<number> {
+  const expectAt = args.indexOf("--expect");
+  let expect: { position: number; mac: string } | undefined;
+  if (expectAt >= 0) {
+    const match = /^(\d+):([A-Za-z0-9_-]+)$/.exec(args[expectAt + 1] ?? "");
+    if (!match) {
+      console.error("--expect takes <position>:<hash>, as a checkpoint's log line gives them.");
+      return 2;
+    }
+    expect = { position: Number(match[1]), mac: match[2] as string };
+  }
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, "db") });
+  try {
+    const started = performance.now();
+    const result = await verifyAudit(database.db, config.appSecret, expect);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (!result.intact) {
+      const which = result.eventId === null ? "the log" : `event ${result.eventId}`;
+      console.error(`audit log altered: ${which}: ${result.reason} (${result.events} events intact before it)`);
+      return 1;
+    }
+    console.log(`audit log intact: ${result.events} events`);
+    if (result.pending > 0) console.log(`${result.pending} events not checkpointed yet (not counted as intact)`);
+    if (result.head) console.log(`head: ${result.head.position}:${result.head.mac} (${seconds} s)`);
+    return 0;
   } finally {
     await database.close();
   }

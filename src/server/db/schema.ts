@@ -7,6 +7,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   serial,
@@ -194,8 +195,18 @@ export const auditLog = pgTable(
     ip: text("ip"),
     outcome: text("outcome").notNull(),
     detail: jsonb("detail").$type<Record<string, unknown>>(),
+    /** the feed position, given by the checkpoint job once the writing transaction has ended */
+    position: bigint("position", { mode: "number" }),
+    /** per-value salts of the personal values (email, ip, target, detail); erasure and IP cutting delete them */
+    salts: jsonb("salts").$type<Record<string, string>>(),
+    /** sha256(salt, value) of each personal value, covered by the chain */
+    commits: jsonb("commits").$type<Record<string, string>>(),
+    /** the keyed hash chain: HMAC(key, previous mac, this event) */
+    mac: text("mac"),
   },
   (t) => [
+    uniqueIndex("audit_log_position_key").on(t.position),
+    index("audit_log_unpositioned_idx").on(t.id).where(sql`${t.position} is null`),
     // Each ends with (at, id), the viewer's order, so a page at any depth is read from the index alone.
     index("audit_log_at_id_idx").on(t.at, t.id),
     index("audit_log_org_at_id_idx").on(t.organisationId, t.at, t.id),
@@ -428,3 +439,20 @@ export const alertSlots = pgTable(
   },
   (t) => [primaryKey({ columns: [t.organisationId, t.kind] })],
 );
+
+/** Signed checkpoints of the audit chain: each head as it was made, and each cut retention made. */
+export const auditCheckpoints = pgTable(
+  "audit_checkpoints",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: ts("at").notNull(),
+    kind: text("kind").notNull(),
+    position: bigint("position", { mode: "number" }).notNull(),
+    mac: text("mac").notNull(),
+    signature: text("signature").notNull(),
+  },
+  (t) => [check("audit_checkpoints_kind_check", sql`${t.kind} in ('head', 'cut')`)],
+);
+
+/** Feed positions of audit events (and, through them, the cursors and the chain): never reused. */
+export const auditFeedPosition = pgSequence("audit_feed_position");

@@ -4,6 +4,8 @@ import activityRoutes from "./activity/routes";
 import adminRoutes from "./admin/routes";
 import alertsRoutes from "./alerts/routes";
 import { raiseDueAlerts } from "./alerts/service";
+import { checkpointAudit } from "./audit/chain";
+import checkpointOnClose from "./audit/checkpoint-on-close";
 import { applyRetention } from "./audit/retention";
 import auditRoutes from "./audit/routes";
 import { deleteExpiredTokens } from "./auth/repository";
@@ -86,7 +88,12 @@ export const FEATURES: Feature[] = [
     name: "audit",
     purpose: "The audit log's views and exports, and retention of addresses and events.",
     routes: auditRoutes,
-    jobs: [{ name: "retention", everyMs: HOUR_MS, firstAfterMs: 0, run: (app) => applyRetention(app.deps) }],
+    plugins: [checkpointOnClose],
+    jobs: [
+      { name: "retention", everyMs: HOUR_MS, firstAfterMs: 0, run: (app) => applyRetention(app.deps) },
+      // Every event is in the chain within a minute.
+      { name: "audit checkpoint", everyMs: 20_000, run: (app) => checkpointAudit(app.deps) },
+    ],
   },
   {
     name: "sites",

@@ -1,9 +1,10 @@
 /** What other features use of the audit log: data protection's reads and its sanctioned changes. */
+
+export { checkpointAudit, verifyAudit } from "./chain";
 export {
   aboutPersonSql,
   cutAddressSql,
   cutAuditAddresses,
-  deleteAuditBefore,
   eraseFromAudit,
   wholeAddressSql,
 } from "./maintenance";

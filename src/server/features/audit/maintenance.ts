@@ -28,18 +28,9 @@ export const wholeAddressSql = (column: string) => sql.raw(`(${column} ~ '^[0-9a
 export async function cutAuditAddresses(tx: Executor, before: Date): Promise<number> {
   await allowMaintenance(tx);
   const rows = await tx.execute(sql`
-    update audit_log set ip = ${cutAddressSql("ip")}
+    update audit_log set ip = ${cutAddressSql("ip")}, salts = salts - 'ip'
     where at < ${before.toISOString()}::timestamptz and ip is not null and ${wholeAddressSql("ip")}
     returning id`);
-  return rowCount(rows);
-}
-
-/** Deletes the audit events older than `before`; returns how many. */
-export async function deleteAuditBefore(tx: Executor, before: Date): Promise<number> {
-  await allowMaintenance(tx);
-  const rows = await tx.execute(
-    sql`delete from audit_log where at < ${before.toISOString()}::timestamptz returning id`,
-  );
   return rowCount(rows);
 }
 
@@ -56,20 +47,28 @@ export const aboutPersonSql = (person: { id: number; email: string }) => sql`(
 )`;
 
 /**
- * Erasure: the person's audit events keep their ids, times, actions and outcomes, but no longer name
+ * Erasure (returns the ids of the events it changed, which the erasure event names for `audit verify`):
+ * the person's audit events keep their ids, times, actions and outcomes, but no longer name
  * them: the e-mail and address go, the target becomes `erased`, and detail keeps no value that is their
- * e-mail or name.
+ * e-mail or name; their address keeps only its /24 or /48, as retention would leave it (the chain covers it).
  */
-export async function eraseFromAudit(tx: Executor, person: { id: number; email: string; fullName: string }) {
+export async function eraseFromAudit(
+  tx: Executor,
+  person: { id: number; email: string; fullName: string },
+): Promise<number[]> {
   await allowMaintenance(tx);
-  await tx.execute(sql`
+  const changed = await tx.execute(sql`
     update audit_log set
-      actor_email = null,
-      ip = case when actor_id = ${person.id}::int then null else ip end,
+      salts = null,
+      actor_email = case when actor_id = ${person.id}::int or lower(actor_email) = ${person.email}::text
+        then null else actor_email end,
+      ip = case when actor_id = ${person.id}::int and ${wholeAddressSql("ip")} then ${cutAddressSql("ip")} else ip end,
       target = case when target = ${person.email}::text then 'erased' else target end,
       detail = (
         select coalesce(jsonb_object_agg(k, v), '{}'::jsonb) from jsonb_each(coalesce(detail, '{}'::jsonb)) e(k, v)
         where v not in (to_jsonb(${person.email}::text), to_jsonb(${person.fullName}::text))
       )
-    where ${aboutPersonSql(person)}`);
+    where ${aboutPersonSql(person)}
+    returning id`);
+  return (changed as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
 }

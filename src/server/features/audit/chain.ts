@@ -1,0 +1,322 @@
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import type { Db, Executor } from "@server/db/client";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { sql } from "drizzle-orm";
+
+/**
+ * The tamper-evident audit log (docs/decisions/006-tamper-evident-audit-log.md).
+ *
+ * A job (never the look-up) gives each event, once the transaction that wrote it has ended, the next
+ * feed position, salts and commits its personal values (e-mail, address, target, detail) apart, and
+ * extends a keyed hash chain over the event: mac = HMAC(key, previous mac ‖ the event with its commits
+ * and its address's /24 or /48). The key is derived from APP_SECRET and never stored. Each run ends
+ * with a signed checkpoint (position, mac) that is also logged, so a head can be kept elsewhere.
+ */
+
+/** The personal values of an event, committed apart so that erasure and cutting can delete them. */
+const PERSONAL = ["email", "ip", "target", "detail"] as const;
+type Personal = (typeof PERSONAL)[number];
+
+type Row = {
+  id: number;
+  at: Date;
+  action: string;
+  actor_id: number | null;
+  actor_email: string | null;
+  organisation_id: number | null;
+  target: string | null;
+  ip: string | null;
+  outcome: string;
+  detail: Record<string, unknown> | null;
+  position: number | null;
+  salts: Partial<Record<Personal, string>> | null;
+  commits: Record<Personal, string> | null;
+  mac: string | null;
+};
+
+const key = (appSecret: string) => createHmac("sha256", appSecret).update("callproof audit chain").digest();
+
+const personalValue = (row: Row, field: Personal): unknown =>
+  field === "email" ? row.actor_email : field === "ip" ? row.ip : field === "target" ? row.target : row.detail;
+
+const commit = (salt: string, value: unknown) =>
+  createHash("sha256")
+    .update(`${salt}\0${JSON.stringify(value ?? null)}`)
+    .digest("base64url");
+
+/** A stored address cut to its /24 (IPv4) or /48 (IPv6), as retention will cut it; a cut one as it is. */
+export function addressPrefix(ip: string | null): string | null {
+  if (!ip) return null;
+  if (ip.includes("/")) return ip;
+  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.\d+$/i.exec(ip);
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
+  const [head = "", tail = ""] = ip.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  const kept = groups.slice(0, 3).map((g) => Number.parseInt(g || "0", 16).toString(16));
+  while (kept.length > 0 && kept.at(-1) === "0") kept.pop();
+  return `${kept.join(":")}::/48`;
+}
+
+function chainMac(k: Buffer, previous: string, row: Row, commits: Record<Personal, string>): string {
+  const fields = [
+    row.position,
+    Number(row.id),
+    new Date(row.at).toISOString(),
+    row.action,
+    row.actor_id,
+    row.organisation_id,
+    row.outcome,
+    addressPrefix(row.ip),
+    PERSONAL.map((f) => commits[f]),
+  ];
+  return createHmac("sha256", k)
+    .update(`${previous}\0${JSON.stringify(fields)}`)
+    .digest("base64url");
+}
+
+const sign = (k: Buffer, kind: string, position: number, mac: string) =>
+  createHmac("sha256", k).update(`checkpoint\0${kind}\0${position}\0${mac}`).digest("base64url");
+
+async function allowMaintenance(tx: Executor) {
+  await tx.execute(sql`select set_config('callproof.audit_maintenance', 'on', true)`);
+}
+
+const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
+
+/** The mac the chain continues from: the newest event's, or the newest cut's, or "" at the start. */
+async function chainHead(tx: Executor): Promise<{ position: number; mac: string }> {
+  const [last] = rowsOf(
+    await tx.execute(
+      sql`select position, mac from audit_log where position is not null order by position desc limit 1`,
+    ),
+  );
+  if (last?.mac && last.position !== null) return { position: Number(last.position), mac: last.mac };
+  const cut = rowsOf(
+    await tx.execute(sql`select position, mac from audit_checkpoints where kind = 'cut' order by id desc limit 1`),
+  );
+  return cut[0]?.mac ? { position: Number(cut[0].position), mac: cut[0].mac } : { position: 0, mac: "" };
+}
+
+/**
+ * Checkpoints every event whose transaction has ended (in batches): positions, commits and the chain,
+ * then a signed head. One process at a time (an advisory lock). Returns the head, or null when there
+ * was nothing new.
+ */
+export async function checkpointAudit(
+  deps: { db: Db; config: { appSecret: string }; clock: { now(): Date }; log: { info(f: object, m: string): void } },
+  batch = 5_000,
+): Promise<{ position: number; mac: string } | null> {
+  const k = key(deps.config.appSecret);
+  let head: { position: number; mac: string } | null = null;
+  for (;;) {
+    const done = await deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(724013)`);
+      await allowMaintenance(tx);
+      // An UPDATE sees only committed rows: an event still being written is positioned by a later run.
+      const rows = rowsOf(
+        await tx.execute(sql`
+          select id, at, action, actor_id, actor_email, organisation_id, target, ip, outcome, detail
+          from audit_log where position is null order by id limit ${batch}`),
+      );
+      if (rows.length === 0) return null;
+      let { mac } = await chainHead(tx);
+      const positions = rowsOf(
+        await tx.execute(
+          sql`select nextval('audit_feed_position') as position from generate_series(1, ${rows.length})`,
+        ),
+      ).map((r) => Number(r.position));
+      const updates: { id: number; position: number; salts: string; commits: string; mac: string }[] = [];
+      rows.forEach((row, i) => {
+        row.position = positions[i] as number;
+        const salts = {} as Record<Personal, string>;
+        const commits = {} as Record<Personal, string>;
+        for (const f of PERSONAL) {
+          salts[f] = randomBytes(16).toString("base64url");
+          commits[f] = commit(salts[f], personalValue(row, f));
+        }
+        mac = chainMac(k, mac, row, commits);
+        updates.push({
+          id: Number(row.id),
+          position: row.position,
+          salts: JSON.stringify(salts),
+          commits: JSON.stringify(commits),
+          mac,
+        });
+      });
+      await tx.execute(sql`
+        update audit_log a set position = u.position, salts = u.salts::jsonb, commits = u.commits::jsonb, mac = u.mac
+        from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb)
+          as u(id bigint, position bigint, salts text, commits text, mac text)
+        where a.id = u.id`);
+      const last = updates.at(-1) as (typeof updates)[number];
+      await tx.execute(sql`
+        insert into audit_checkpoints (at, kind, position, mac, signature)
+        values (${deps.clock.now().toISOString()}::timestamptz, 'head', ${last.position}, ${last.mac},
+          ${sign(k, "head", last.position, last.mac)})`);
+      return { position: last.position, mac: last.mac, count: rows.length };
+    });
+    if (!done) return head;
+    head = { position: done.position, mac: done.mac };
+    deps.log.info({ position: done.position, hash: done.mac, events: done.count }, "audit checkpoint");
+    if (done.count < batch) return head;
+  }
+}
+
+/**
+ * Retention: deletes the checkpointed events older than `before` up to the newest whole segment (every
+ * event at or below a position), and records the cut in a signed checkpoint the chain continues from.
+ */
+export async function cutAuditBefore(tx: Executor, appSecret: string, before: Date, now: Date): Promise<number> {
+  await allowMaintenance(tx);
+  const [edge] = rowsOf(
+    await tx.execute(sql`
+      select position, mac from audit_log
+      where position is not null and position <= coalesce(
+        (select min(position) - 1 from audit_log where position is not null and at >= ${before.toISOString()}::timestamptz),
+        (select max(position) from audit_log))
+        and at < ${before.toISOString()}::timestamptz
+      order by position desc limit 1`),
+  );
+  if (!edge?.mac || edge.position === null) return 0;
+  const position = Number(edge.position);
+  const gone = await tx.execute(sql`delete from audit_log where position <= ${position} returning id`);
+  const k = key(appSecret);
+  await tx.execute(sql`
+    insert into audit_checkpoints (at, kind, position, mac, signature)
+    values (${now.toISOString()}::timestamptz, 'cut', ${position}, ${edge.mac}, ${sign(k, "cut", position, edge.mac)})`);
+  return rowsOf(gone).length;
+}
+
+export type VerifyResult =
+  | { intact: true; events: number; pending: number; head: { position: number; mac: string } | null }
+  | { intact: false; eventId: number | null; reason: string; events: number };
+
+/**
+ * Checks the whole chain: every checkpointed event's commits against its values (a value may be missing
+ * only where its salt was deleted by the product: an address cut to its prefix, or an event a later
+ * erasure names), every mac, every signed checkpoint, and `expect` (a head kept elsewhere). Events not
+ * checkpointed yet are counted apart, never as intact; one among checkpointed events counts as inserted.
+ */
+export async function verifyAudit(
+  db: Db,
+  appSecret: string,
+  expect?: { position: number; mac: string },
+): Promise<VerifyResult> {
+  const k = key(appSecret);
+  const checkpoints = (
+    (await db.execute(sql`select kind, position, mac, signature from audit_checkpoints order by id`)) as unknown as {
+      rows: { kind: string; position: number; mac: string; signature: string }[];
+    }
+  ).rows;
+  for (const c of checkpoints) {
+    if (sign(k, c.kind, Number(c.position), c.mac) !== c.signature) {
+      return {
+        intact: false,
+        eventId: null,
+        reason: `checkpoint at position ${c.position} is not signed by this key`,
+        events: 0,
+      } as const;
+    }
+  }
+  const cut = checkpoints.filter((c) => c.kind === "cut").at(-1);
+  const heads = new Map(
+    checkpoints
+      .filter((c) => c.kind === "head" && Number(c.position) > Number(cut?.position ?? 0))
+      .map((c) => [Number(c.position), c.mac]),
+  );
+  // Rows erasure changed, as the erasure events (themselves in the chain) name them.
+  const erased = new Set<number>();
+  const erasures = rowsOf(
+    await db.execute(
+      sql`select detail from audit_log where action = ${AUDIT_ACTIONS.eraseAccount} and outcome = 'success'`,
+    ),
+  );
+  for (const e of erasures) for (const id of (e.detail?.rows as number[] | undefined) ?? []) erased.add(Number(id));
+
+  let previous = cut?.mac ?? "";
+  let after = Number(cut?.position ?? 0);
+  let events = 0;
+  let lastId = 0;
+  let last: { position: number; mac: string } | null = null;
+  for (;;) {
+    const rows = rowsOf(
+      await db.execute(sql`
+        select * from audit_log where position > ${after} order by position limit 5000`),
+    );
+    for (const row of rows) {
+      const fail = (reason: string) => ({ intact: false, eventId: Number(row.id), reason, events }) as const;
+      const position = Number(row.position);
+      if (!row.commits || !row.mac) return fail("its chain fields are missing");
+      for (const f of PERSONAL) {
+        const salt = row.salts?.[f];
+        if (salt) {
+          if (commit(salt, personalValue(row, f)) !== row.commits[f]) return fail(`its ${f} was changed`);
+        } else if (
+          !(f === "ip"
+            ? row.ip === null
+              ? erased.has(Number(row.id))
+              : row.ip.includes("/")
+            : erased.has(Number(row.id)))
+        ) {
+          return fail(`its ${f} is gone without an erasure or a cut`);
+        }
+      }
+      const mac = chainMac(k, previous, { ...row, position }, row.commits);
+      if (mac !== row.mac) return fail("it was changed, inserted, or an event before it was removed");
+      const checkpointed = heads.get(position);
+      if (checkpointed !== undefined && checkpointed !== mac) return fail("it does not match its signed checkpoint");
+      heads.delete(position);
+      previous = mac;
+      after = position;
+      lastId = Math.max(lastId, Number(row.id));
+      last = { position, mac };
+      events++;
+    }
+    if (rows.length < 5000) break;
+  }
+  const missingHead = [...heads.keys()].sort((a, b) => a - b)[0];
+  if (missingHead !== undefined) {
+    return {
+      intact: false,
+      eventId: null,
+      reason: `the event at signed position ${missingHead} was removed`,
+      events,
+    } as const;
+  }
+  if (expect && !(last && last.position >= expect.position)) {
+    return {
+      intact: false,
+      eventId: null,
+      reason: `the kept head ${expect.position} is beyond the log`,
+      events,
+    } as const;
+  }
+  if (expect) {
+    const [row] = rowsOf(await db.execute(sql`select id, mac from audit_log where position = ${expect.position}`));
+    if (!row || row.mac !== expect.mac) {
+      return {
+        intact: false,
+        eventId: row ? Number(row.id) : null,
+        reason: "it does not match the kept head",
+        events,
+      } as const;
+    }
+  }
+  // An unpositioned event among checkpointed ones is there only for a moment (its transaction ended after a
+  // later one's, and the next run positions it); a stopped server has checkpointed everything.
+  const [inserted] = rowsOf(
+    await db.execute(sql`select id from audit_log where position is null and id < ${lastId} order by id limit 1`),
+  );
+  const pending = rowsOf(await db.execute(sql`select count(*)::int as id from audit_log where position is null`))[0];
+  if (inserted) {
+    return {
+      intact: false,
+      eventId: Number(inserted.id),
+      reason: "it stands among checkpointed events without a position (inserted, or still being written)",
+      events,
+    } as const;
+  }
+  return { intact: true, events, pending: Number(pending?.id ?? 0), head: last } as const;
+}

@@ -111,6 +111,16 @@ describe("npm start with nothing configured", () => {
     expect(await verify.json()).toEqual({ role: "admin" });
     expect(readdirSync(path.join(dataDir, "outbox")).filter((f) => f.endsWith(".eml"))).toHaveLength(1);
     expect(await stop(s2.proc)).toBe(0);
+
+    // The graceful stop checkpointed every event: the operator CLI proves the audit log intact.
+    const audit = spawnSync(process.execPath, [START, "cli", "audit", "verify"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
+      encoding: "utf8",
+    });
+    expect(audit.stdout).toMatch(/^audit log intact: [1-9]\d* events$/m);
+    expect(audit.stdout).not.toContain("not checkpointed");
+    expect(audit.status).toBe(0);
   });
 
   it("refuses to start with a bad setting, naming it", () => {

@@ -176,6 +176,19 @@ describe("POST /api/account/change-password", () => {
     expect(ok.statusCode).toBe(200);
   });
 
+  it("evaluates at most 5 of 40 parallel wrong guesses: each is counted before its password is checked", async () => {
+    const u = await createUser(t);
+    const b = await signIn(t, u.email, GOOD_PASSWORD, freshIp());
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        b.post("/api/account/change-password", { currentPassword: `Wrong-Password-${i}`, newPassword: NEW_PASSWORD }),
+      ),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 400)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(35);
+  });
+
   it("needs a signed-in session and the CSRF header", async () => {
     const anon = await new Browser(t.app).post("/api/account/change-password", {
       currentPassword: GOOD_PASSWORD,

@@ -79,17 +79,19 @@ export async function changePassword(
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.changePassword };
   const failKey = `change-password-fail:${user.id}`;
   const { maxFailures, failureWindowMs } = CHANGE_PASSWORD;
-  const allowance = await deps.limits.peek(failKey, maxFailures, failureWindowMs, now);
+  // Counted before the password is checked (and given back when it was right), so parallel guesses
+  // cannot exceed the limit: each one takes its place in the window first.
+  const allowance = await deps.limits.hit(failKey, maxFailures, failureWindowMs, now);
   if (!allowance.allowed) {
     await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "throttled" } });
     throw accountErrors.tooManyAttempts(allowance.retryAfterSeconds);
   }
   const profile = await findAccountUser(deps.db, user.id);
   if (!profile || !(await verifyPassword(profile.passwordHash, input.currentPassword))) {
-    await deps.limits.hit(failKey, maxFailures, failureWindowMs, now);
     await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "wrong current password" } });
     throw accountErrors.wrongCurrentPassword();
   }
+  await deps.limits.release(failKey, now);
   if (input.newPassword === input.currentPassword) throw accountErrors.samePassword();
   if (await isCommonPassword(input.newPassword)) throw accountErrors.commonPassword();
 

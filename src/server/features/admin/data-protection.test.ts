@@ -120,6 +120,29 @@ describe("POST /api/admin/accounts/:id/erase", () => {
   });
 });
 
+describe("customers' addresses", () => {
+  it("are not in the employer's audit view; admins see them", async () => {
+    const employer = await createEmployer(t);
+    const site = `https://${employer.domain}`;
+    await t.app.inject({
+      method: "POST",
+      url: "/api/reports",
+      headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.23", origin: site },
+      payload: JSON.stringify({ callerNumber: "+44 20 7946 0000" }),
+    });
+    await verify(t, "wrong wrong wrong", { origin: site, ip: "198.51.100.24" });
+    const boss = await signIn(t, employer.user.email, undefined, "192.0.2.10");
+    const own = (await boss.get("/api/employer/audit")).body;
+    expect(own).toContain(AUDIT_ACTIONS.reportCall);
+    expect(own).not.toContain("198.51.100.23");
+    expect(own).not.toContain("198.51.100.24");
+    expect(own).toContain("192.0.2.10"); // the employer's own sign-in
+    const { browser: admin } = await signInAdmin(t);
+    const all = (await admin.get("/api/admin/audit")).body;
+    expect(all).toContain("198.51.100.23");
+  });
+});
+
 describe("retention", () => {
   it("cuts stored addresses to /24 and /48 after RETENTION_IP_DAYS, deletes events after RETENTION_AUDIT_DAYS", async () => {
     const employer = await createEmployer(t);

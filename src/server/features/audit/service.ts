@@ -30,10 +30,15 @@ export function auditPage(deps: Deps, query: AuditQuery) {
   return eventsPage(deps, filterOf(filters), page);
 }
 
-/** One page of the events of the employer's own organisation. */
-export function organisationAuditPage(deps: Deps, actor: Actor, input: { page?: number }) {
+/**
+ * One page of the events of the employer's own organisation. Customers' addresses (events without a
+ * signed-in actor: look-ups, reports) are not the organisation's to see; admins keep them for abuse
+ * handling.
+ */
+export async function organisationAuditPage(deps: Deps, actor: Actor, input: { page?: number }) {
   const organisationId = organisationFor(actor);
-  return eventsPage(deps, { organisationId }, input.page);
+  const page = await eventsPage(deps, { organisationId }, input.page);
+  return { ...page, items: page.items.map((e) => (e.actorEmail === null ? { ...e, ip: null } : e)) };
 }
 
 function eventsPage(deps: Deps, filter: AuditFilter, page = 1) {

@@ -36,8 +36,11 @@ export function newPasswordSchema(kind: PasswordKind = "employer") {
     .refine(meetsPasswordRules, passwordRulesMessage(kind));
 }
 
-/** Control, format, surrogate, private-use and unassigned characters: newlines, bidi overrides (U+202E), zero-width marks. */
-const INVISIBLE_OR_CONTROL = /\p{C}/u;
+/**
+ * Control, format, surrogate, private-use and unassigned characters (newlines, bidi overrides (U+202E),
+ * zero-width marks), and the line and paragraph separators U+2028 and U+2029 (categories Zl and Zp).
+ */
+const INVISIBLE_OR_CONTROL = /[\p{C}\p{Zl}\p{Zp}]/u;
 
 /**
  * A person's or company's name: trimmed, 1 to 100 characters, and no character of Unicode category C,

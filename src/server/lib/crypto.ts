@@ -43,10 +43,14 @@ export function hmac(secret: string, purpose: string, value: string): string {
   return createHmac("sha256", secret).update(`${purpose}\0${value}`).digest("base64url");
 }
 
+/**
+ * Whether two secrets are equal, in time that depends on neither's content nor length: both are hashed
+ * to 32 bytes first, so a wrong guess does not learn the length from an early return.
+ */
 export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  const x = createHash("sha256").update(a).digest();
+  const y = createHash("sha256").update(b).digest();
+  return timingSafeEqual(x, y);
 }
 
 function keyFor(secret: string): Buffer {

@@ -35,6 +35,8 @@ describe("names", () => {
     ["a newline", "Ann\nVerified: Globex Bank"],
     ["a zero-width space", "Gl\u200Bobex"],
     ["a control character", "Ann\u0007"],
+    ["a line separator (U+2028)", "Ann\u2028Verified: Globex Bank"],
+    ["a paragraph separator (U+2029)", "Ann\u2029Globex"],
     ["101 characters", "A".repeat(101)],
   ])("refuses %s in a full or company name with a 400, creating nothing", async (_what, name) => {
     const anon = anonymous(t);

@@ -1,3 +1,4 @@
+import { isApiRequest } from "@server/lib/request-path";
 import fp from "fastify-plugin";
 
 const SECURITY_HEADERS = {
@@ -18,7 +19,7 @@ export default fp(
     app.addHook("onSend", async (request, reply) => {
       reply.headers(SECURITY_HEADERS);
       if (https) reply.header("strict-transport-security", HSTS);
-      if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
+      if (isApiRequest(request)) reply.header("cache-control", "no-store");
     });
   },
   { name: "security-headers", dependencies: ["deps"] },

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
+import { routedPath } from "@server/lib/request-path";
 import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import fp from "fastify-plugin";
@@ -52,7 +53,7 @@ export default fp<{ root: string }>(
     }
 
     app.setNotFoundHandler((request, reply) => {
-      const isPage = (request.method === "GET" || request.method === "HEAD") && !request.url.startsWith("/api");
+      const isPage = (request.method === "GET" || request.method === "HEAD") && !routedPath(request).startsWith("/api");
       // A path without an extension, or an .html one, is a page of the app (it redirects unknown pages to /);
       // a missing script, style or image stays a 404.
       const extension = path.extname(request.url.split("?")[0] ?? "").toLowerCase();

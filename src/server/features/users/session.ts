@@ -2,6 +2,7 @@ import type { Actor, SessionUser } from "@server/context";
 import { hmac, randomToken, safeEqual, sha256 } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { ipKey } from "@server/lib/ip";
+import { isApiRequest } from "@server/lib/request-path";
 import { cleanUserAgent } from "@shared/account";
 import { SESSION, SIGNED_IN_HINT } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
@@ -73,7 +74,7 @@ export default fp(
 
     app.addHook("onRequest", async (request, reply) => {
       request.clientKey = ipKey(request.ip);
-      if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
+      if (!isApiRequest(request) || request.routeOptions.config?.widget) return;
       const token = request.cookies[sessionCookieName(config.secureCookies)];
       // The session cookie is gone (expired in the browser) but the hint stayed: clear the hint.
       if (!token && request.cookies[SIGNED_IN_HINT]) clearSessionCookie(request, reply);
@@ -108,7 +109,7 @@ export default fp(
     });
 
     app.addHook("onSend", async (request, reply) => {
-      if (!request.url.startsWith("/api/") || request.routeOptions.config?.widget) return;
+      if (!isApiRequest(request) || request.routeOptions.config?.widget) return;
       if (!request.csrfCookieValid && !reply.csrfIssued) issueCsrfCookie(request, reply, request.sessionHash);
     });
   },

@@ -52,6 +52,21 @@ describe("sign-in codes cannot be guessed without end", () => {
     expect((await b.post("/api/auth/login", { email: u.email, password: GOOD_PASSWORD })).statusCode).toBe(200);
   });
 
+  it("made-up codes without the password step never lock the owner out (they count against the IP only)", async () => {
+    const owner = await createUser(t);
+    for (let i = 0; i < 12; i++) {
+      const stranger = new Browser(t.app, freshIp());
+      const res = await stranger.post("/api/auth/verify-2fa", { email: owner.email, code: String(100000 + i) });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().message).toBe(MESSAGES.invalidSignInCode);
+    }
+    const b = new Browser(t.app, freshIp());
+    const login = await b.post("/api/auth/login", { email: owner.email, password: GOOD_PASSWORD });
+    expect(login.statusCode, login.body).toBe(200);
+    const code = await t.mail.signInCode(owner.email);
+    expect((await b.post("/api/auth/verify-2fa", { email: owner.email, code })).statusCode).toBe(200);
+  });
+
   it("allows 30 wrong codes per IP in 15 minutes across accounts", async () => {
     const ip = freshIp();
     const b = new Browser(t.app, ip);

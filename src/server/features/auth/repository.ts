@@ -40,6 +40,15 @@ export async function tokenExists(db: Db, purpose: TokenPurpose, target: string)
   return row !== undefined;
 }
 
+/** Whether a live (unexpired) token of (purpose, target) is waiting. */
+export async function liveTokenExists(db: Db, purpose: TokenPurpose, target: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: verificationTokens.id })
+    .from(verificationTokens)
+    .where(and(tokenOf(purpose, target), gt(verificationTokens.expiresAt, now)));
+  return row !== undefined;
+}
+
 /** Deletes a token, only if it still has this hash; whether it did (one of two racing callers does). */
 export async function deleteTokenWithHash(db: Db, id: number, secretHash: string): Promise<boolean> {
   const used = await db

@@ -12,6 +12,7 @@ import { MESSAGES } from "@shared/messages";
 import { emailDomain } from "@shared/onboarding";
 import { paths } from "@shared/paths";
 import { authErrors } from "./errors";
+import { liveTokenExists } from "./repository";
 
 import {
   codeAttemptsBlocked,
@@ -95,12 +96,13 @@ export async function passwordStep(deps: Deps, actor: Actor, input: { email: str
 export async function codeStep(deps: Deps, actor: Actor, input: { email: string; code: string }) {
   const { email, code } = input;
   const now = deps.clock.now();
-  const attempt = await reserveCodeAttempt(deps.limits, email, actor.clientKey, now);
+  const user = await users.findUserByEmail(deps.db, email);
+  const pending = user ? await liveTokenExists(deps.db, "sign-in", String(user.id), now) : false;
+  const attempt = await reserveCodeAttempt(deps.limits, email, actor.clientKey, now, pending);
   if (!attempt.allowed) {
     await auditThrottled(deps, actor, AUDIT_ACTIONS.verify2fa, email, attempt.refused);
     throw authErrors.tooManyAttempts(attempt.retryAfterSeconds);
   }
-  const user = await users.findUserByEmail(deps.db, email);
   const result = user
     ? await tokens(deps).attempt("sign-in", String(user.id), code, now, SIGN_IN.codeMaxTries)
     : "missing";

@@ -46,9 +46,25 @@ export function reservePasswordAttempt(limits: RateLimiter, email: string, clien
   return reserve(limits, passwordLimits(email, clientKey), now);
 }
 
-/** A sign-in code attempt: at most 10 wrong codes per account an hour and 30 per IP in 15 minutes. */
-export function reserveCodeAttempt(limits: RateLimiter, email: string, clientKey: string, now: Date) {
-  return reserve(limits, codeLimits(email, clientKey), now);
+/**
+ * A sign-in code attempt: at most 10 wrong codes per account an hour and 30 per IP in 15 minutes. A wrong
+ * code counts against the account only while a code that its right password asked for is pending
+ * (`codePending`): without one, anybody could lock the owner's password sign-in by typing made-up codes
+ * for their e-mail, so it counts against the IP only.
+ */
+export async function reserveCodeAttempt(
+  limits: RateLimiter,
+  email: string,
+  clientKey: string,
+  now: Date,
+  codePending: boolean,
+): Promise<Reservation> {
+  const [account, ip] = codeLimits(email, clientKey) as [Limit, Limit];
+  if (codePending) return reserve(limits, [account, ip], now);
+  // Not counted against the account, but an account its own wrong codes blocked stays blocked.
+  const blocked = await limits.peek(account.key, account.limit, account.windowMs, now);
+  if (!blocked.allowed) return { allowed: false, retryAfterSeconds: blocked.retryAfterSeconds, refused: 1 };
+  return reserve(limits, [ip], now);
 }
 
 /** Whether wrong codes have used up the account's or the IP's allowance (then the password step refuses too). */

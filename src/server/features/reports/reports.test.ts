@@ -96,6 +96,17 @@ describe("POST /api/reports", () => {
     expect((await browser.get("/api/employer/reports")).json().total).toBe(1);
   });
 
+  it("sends reports for an organisation an admin deactivated to the admins", async () => {
+    const employer = await createEmployer(t);
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/deactivate-employer/${employer.user.id}`)).statusCode).toBe(200);
+    expect((await report({ note: "still calling" }, { origin: `https://${employer.org.domain}` })).statusCode).toBe(
+      201,
+    );
+    const unrouted = (await admin.get("/api/admin/reports")).json();
+    expect(unrouted.items).toEqual([expect.objectContaining({ note: "still calling" })]);
+  });
+
   it("refuses an empty report, over-long fields and control characters, and stores nothing", async () => {
     const cases: Array<[unknown, string]> = [
       [{}, REPORT_FORM_TEXT.empty],

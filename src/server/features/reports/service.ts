@@ -1,6 +1,6 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
 import { findOrganisation, organisationFor } from "@server/features/organisations";
-import { employerEmails } from "@server/features/users";
+import { employerEmails, hasActiveEmployer } from "@server/features/users";
 import { toCsvDocument } from "@server/lib/csv";
 import { originHost, siteScope } from "@server/lib/origin";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
@@ -35,7 +35,10 @@ export async function createReport(
   const limit = await deps.limits.hit(`reports:ip:${actor.clientKey}`, REPORTS_PER_HOUR, HOUR_MS, now);
   if (!limit.allowed) throw reportsErrors.tooManyReports(limit.retryAfterSeconds);
   const scope = siteScope(input.origin, deps.config.publicOrigin);
-  const organisationId = scope === "any" ? null : await repo.organisationOfSite(deps.db, scope);
+  const owner = scope === "any" ? null : await repo.organisationOfSite(deps.db, scope);
+  // An organisation without an active employer (deactivated by an admin) has nobody to read its reports:
+  // they go to the admins.
+  const organisationId = owner !== null && (await hasActiveEmployer(deps.db, owner)) ? owner : null;
   const destination = `reports:to:${organisationId ?? "admins"}`;
   const flood = await deps.limits.hit(destination, REPORTS_PER_DESTINATION_HOUR, HOUR_MS, now);
   if (!flood.allowed) throw reportsErrors.tooManyReports(flood.retryAfterSeconds);

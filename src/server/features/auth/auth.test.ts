@@ -387,6 +387,36 @@ describe("e-mail verification", () => {
   });
 });
 
+describe("e-mail verification under attack", () => {
+  it("wrong links sent by others never use up the real one; one address gets 10 tries in 15 minutes", async () => {
+    const user = await createUser(t, { verified: false });
+    await sendVerificationEmail(t.app.deps, user);
+    const link = await t.mail.link(user.email, "/verify-email?");
+    for (let i = 0; i < 15; i++) {
+      const res = await freshBrowser().post("/api/auth/verify-email", {
+        email: user.email,
+        token: `forged-${i}-token-x`,
+      });
+      expect(res.statusCode).toBe(400);
+    }
+    const ok = await freshBrowser().post("/api/auth/verify-email", {
+      email: user.email,
+      token: link.searchParams.get("token"),
+    });
+    expect(ok.statusCode).toBe(200);
+
+    const one = freshBrowser();
+    const answers: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      answers.push(
+        (await one.post("/api/auth/verify-email", { email: user.email, token: `again-${i}-token` })).statusCode,
+      );
+    }
+    expect(answers.slice(0, 10).every((c) => c === 400)).toBe(true);
+    expect(answers.slice(10)).toEqual([429, 429]);
+  });
+});
+
 describe("bad input never changes anything and never yields a 5xx", () => {
   const endpoints = [
     "/api/auth/login",

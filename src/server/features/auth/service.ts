@@ -24,7 +24,10 @@ import { VerificationTokens } from "./tokens";
 
 const FORGOT_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
 const FORGOT_PER_ACCOUNT = { limit: 3, windowMs: 15 * 60_000 };
-const VERIFY_EMAIL_TRIES = 10;
+/** verify-email per client address: the links are unguessable, this only stops a flood (and its audit rows). */
+const VERIFY_EMAIL_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
+/** A verification link is not used up by wrong tries (a count that fits the tries column). */
+const UNLIMITED_TRIES = 2_000_000_000;
 /** An unverified account that signs in with the right password gets a new link, this often at most. */
 const VERIFY_RESEND = { limit: 3, windowMs: 15 * 60_000 };
 
@@ -260,13 +263,25 @@ export async function resendVerificationEmail(deps: Deps, actor: Actor, input: {
 export async function verifyEmail(deps: Deps, actor: Actor, input: { email: string; token: string }) {
   const { email, token } = input;
   const now = deps.clock.now();
+  const audit = { action: AUDIT_ACTIONS.verifyEmail, actorEmail: email, ip: actor.ip };
+  const { limit, windowMs } = VERIFY_EMAIL_PER_IP;
+  const allowance = await deps.limits.hit(`verify-email:ip:${actor.clientKey}`, limit, windowMs, now);
+  if (!allowance.allowed) {
+    if (auditsRefusal(allowance.refused)) {
+      await deps.audit.record({
+        ...audit,
+        outcome: "denied",
+        detail: { reason: "throttled", refused: allowance.refused },
+      });
+    }
+    throw authErrors.tooManyAttempts(allowance.retryAfterSeconds);
+  }
   const user = await users.findUserByEmail(deps.db, email);
-  const result = user
-    ? await tokens(deps).attempt("verify-email", String(user.id), token, now, VERIFY_EMAIL_TRIES)
-    : "missing";
-  const audit = { action: AUDIT_ACTIONS.verifyEmail, actorId: user?.id, actorEmail: email, ip: actor.ip };
+  // The same work for a known and an unknown address; a wrong link, whoever sends it, never uses up the
+  // real one (its 32 random bytes cannot be guessed; the limit above stops floods).
+  const result = await tokens(deps).attempt("verify-email", String(user?.id ?? 0), token, now, UNLIMITED_TRIES);
   if (!user || result !== "ok" || user.status === "deactivated") {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: result } });
+    await deps.audit.record({ ...audit, actorId: user?.id, outcome: "failure", detail: { reason: result } });
     throw authErrors.invalidVerificationLink();
   }
   await users.markEmailVerified(deps.db, user.id, now);
@@ -276,6 +291,6 @@ export async function verifyEmail(deps: Deps, actor: Actor, input: { email: stri
       emailDomain: emailDomain(user.email),
       now,
     });
-  await deps.audit.record({ ...audit, outcome: "success", organisationId: user.organisationId });
+  await deps.audit.record({ ...audit, actorId: user.id, outcome: "success", organisationId: user.organisationId });
   return { role: user.role, pending: user.status === "pending" };
 }

@@ -5,7 +5,7 @@
 import { raiseDueAlerts } from "@server/features/alerts/service";
 import { ALERTS_TEXT } from "@shared/alerts";
 import { createEmployer, freshIp, verify } from "@test/fixtures";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1" });
@@ -38,7 +38,7 @@ describe("alerts on the employer dashboard", () => {
     await alerts.getByRole("status").filter({ hasText: ALERTS_TEXT.saved }).waitFor();
 
     for (let i = 0; i < 3; i++) await verify(suite.server, "wrong wrong wrong", { origin: site });
-    expect(await raiseDueAlerts(suite.server.app.deps)).toBe(1);
+    await raiseDueAlerts(suite.server.app.deps); // (or the job's own timer already did)
     await page.reload();
     await alerts.getByRole("row", { name: new RegExp(`${ALERTS_TEXT.kinds["failed-lookups"]}.*3`) }).waitFor();
 

@@ -45,9 +45,10 @@ async function ids() {
 describe("the tamper-evident audit log", () => {
   it("chains every event once checkpointed, counts the others apart, and checks a head kept elsewhere", async () => {
     await history();
+    // Events not checkpointed yet are counted apart, never as intact (the job's timer may have run already).
     const before = await check();
-    expect(before).toMatchObject({ intact: true, events: 0 });
-    expect(before.intact && before.pending).toBeGreaterThan(5);
+    expect(before.intact).toBe(true);
+    expect(before.intact && before.events + before.pending).toBe((await ids()).length);
 
     const head = await checkpointAudit(t.app.deps);
     expect(head).not.toBeNull();

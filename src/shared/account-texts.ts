@@ -10,6 +10,8 @@ export const PASSKEY = {
   /** sign-in challenges one client address may ask for per window (each visit to /login asks for one) */
   signInOptionsPerWindow: 200,
   signInOptionsWindowMs: 15 * MINUTE,
+  /** passkey sign-in answers per client address (counted before the check, given back on success) */
+  signInTriesPerWindow: 30,
   /** registration challenges one user may ask for per window */
   registerOptionsPerWindow: 20,
   registerOptionsWindowMs: 15 * MINUTE,

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { type Actor, auditActor, type Deps, signedIn, signedInSession } from "@server/context";
 import { findAccountUser, sessionStartedAt, signInRefusal, usersErrors } from "@server/features/users";
 import { sha256 } from "@server/lib/crypto";
+import { auditsRefusal } from "@server/lib/rate-limit";
 import { ACCOUNT_TEXT, deviceLabel, PASSKEY } from "@shared/account";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import type { Role } from "@shared/constants";
@@ -293,6 +294,16 @@ export async function signInWithPasskey(
 ): Promise<{ userId: number; role: Role }> {
   const now = deps.clock.now();
   const base = { action: AUDIT_ACTIONS.passkeySignIn, ip: actor.ip };
+  // Counted before any work or write (a flood of forged assertions must not grow the audit log), given
+  // back when the sign-in succeeds; refusals are audited 1st, 10th, 100th…
+  const triesKey = `passkey-verify:ip:${actor.clientKey}`;
+  const tries = await deps.limits.hit(triesKey, PASSKEY.signInTriesPerWindow, PASSKEY.signInOptionsWindowMs, now);
+  if (!tries.allowed) {
+    if (auditsRefusal(tries.refused)) {
+      await deps.audit.record({ ...base, outcome: "denied", detail: { reason: "throttled", refused: tries.refused } });
+    }
+    throw accountErrors.tooManyAttempts(tries.retryAfterSeconds);
+  }
   const binding = input.binding ?? "";
   const passkey = await findPasskeyByCredentialId(deps.db, input.response.id);
   if (!passkey) {
@@ -379,6 +390,7 @@ export async function signInWithPasskey(
     });
     throw refusal?.error ?? usersErrors.accountDeactivated();
   }
+  await deps.limits.release(triesKey, now);
   await deps.audit.record({
     ...who,
     outcome: "success",

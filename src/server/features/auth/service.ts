@@ -24,6 +24,8 @@ import { VerificationTokens } from "./tokens";
 
 const FORGOT_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
 const FORGOT_PER_ACCOUNT = { limit: 3, windowMs: 15 * 60_000 };
+/** reset-password per client address: a link is unguessable; this stops a flood (and its audit rows). */
+const RESET_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
 /** verify-email per client address: the links are unguessable, this only stops a flood (and its audit rows). */
 const VERIFY_EMAIL_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
 /** A verification link is not used up by wrong tries (a count that fits the tries column). */
@@ -186,9 +188,23 @@ async function sendResetLink(deps: Deps, actor: Actor, email: string, now: Date)
 export async function resetPassword(deps: Deps, actor: Actor, input: { token: string; newPassword: string }) {
   await assertAcceptablePassword(input.newPassword);
   const now = deps.clock.now();
+  const action = AUDIT_ACTIONS.resetPassword;
+  // Counted before any work or write, so a flood of made-up links cannot grow the audit log.
+  const { limit, windowMs } = RESET_PER_IP;
+  const allowance = await deps.limits.hit(`reset-password:ip:${actor.clientKey}`, limit, windowMs, now);
+  if (!allowance.allowed) {
+    if (auditsRefusal(allowance.refused)) {
+      await deps.audit.record({
+        action,
+        outcome: "denied",
+        ip: actor.ip,
+        detail: { reason: "throttled", refused: allowance.refused },
+      });
+    }
+    throw authErrors.tooManyAttempts(allowance.retryAfterSeconds);
+  }
   const target = await tokens(deps).consume("reset-password", input.token, now);
   const user = target ? await users.findUserById(deps.db, Number(target)) : undefined;
-  const action = AUDIT_ACTIONS.resetPassword;
   if (!user || user.status === "deactivated") {
     await deps.audit.record({ action, outcome: "failure", ip: actor.ip, detail: { reason: "invalid link" } });
     throw authErrors.invalidResetLink();

@@ -3,6 +3,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { isIP } from "node:net";
 import path from "node:path";
 import { meetsPasswordRules } from "@shared/validation";
+import { type OutboundPolicy, parseOutboundPolicy } from "./lib/outbound";
 import { z } from "zod";
 
 export type Config = {
@@ -42,6 +43,8 @@ export type Config = {
   retentionAuditDays: number;
   /** tests only (NODE_ENV=test): webhook deliveries may go to loopback and private addresses */
   webhookAllowPrivateTargets: boolean;
+  /** OUTBOUND_ALLOWED_HOSTS: where the server may connect on an organisation's behalf (lib/outbound.ts) */
+  outbound: OutboundPolicy;
 };
 
 export class ConfigError extends Error {
@@ -164,6 +167,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fail("WEBHOOK_ALLOW_PRIVATE_TARGETS", `must be 0 or 1 (got "${allowPrivateText}")`);
   const webhookAllowPrivateTargets = allowPrivateText === "1";
 
+  let outbound: OutboundPolicy;
+  try {
+    outbound = parseOutboundPolicy(get("OUTBOUND_ALLOWED_HOSTS") ?? "external");
+  } catch (err) {
+    fail("OUTBOUND_ALLOWED_HOSTS", (err as Error).message);
+  }
+
   let appSecret = get("APP_SECRET");
   if (appSecret !== undefined && appSecret.length < 32) fail("APP_SECRET", "must be at least 32 characters");
   appSecret ??= readOrCreateSecret(dataDir);
@@ -192,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteDnsServers,
     siteCheckTestHttpPort,
     webhookAllowPrivateTargets,
+    outbound,
   };
 }
 

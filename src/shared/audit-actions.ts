@@ -41,6 +41,10 @@ export const AUDIT_ACTIONS = {
   raiseAlert: "alerts.raise",
   eraseAccount: "admin.erase-account",
   exportAccount: "account.export",
+  saveSso: "sso.save",
+  removeSso: "sso.remove",
+  ssoStart: "sso.start",
+  ssoSignIn: "sso.sign-in",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -67,6 +67,12 @@ export const ERROR_CODES = {
   emailDomainFixed: "sites.email_domain_fixed",
   webhookInvalidUrl: "webhooks.invalid_url",
   webhookNoEndpoint: "webhooks.no_endpoint",
+  // single sign-on
+  ssoRequired: "sso.required",
+  ssoInvalidIssuer: "sso.invalid_issuer",
+  ssoSecretRequired: "sso.secret_required",
+  ssoRecentSignInRequired: "sso.recent_sign_in_required",
+  ssoNotConfigured: "sso.not_configured",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

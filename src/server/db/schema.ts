@@ -80,6 +80,8 @@ export const sessions = pgTable(
     userAgent: text("user_agent"),
     /** the client address when the session started */
     ip: text("ip"),
+    /** started by single sign-on (enforcing SSO ends every other session of the organisation's clients) */
+    viaSso: boolean("via_sso").notNull().default(false),
   },
   (t) => [index("sessions_user_idx").on(t.userId), uniqueIndex("sessions_id_key").on(t.id)],
 );
@@ -456,3 +458,76 @@ export const auditCheckpoints = pgTable(
 
 /** Feed positions of audit events (and, through them, the cursors and the chain): never reused. */
 export const auditFeedPosition = pgSequence("audit_feed_position");
+
+/**
+ * An organisation's OpenID Connect connection (features/sso). The client secret is sealed under APP_SECRET,
+ * bound to the organisation and its purpose; it is never answered.
+ */
+export const ssoConnections = pgTable(
+  "sso_connections",
+  {
+    organisationId: integer("organisation_id")
+      .primaryKey()
+      .references(() => organisations.id),
+    issuer: text("issuer").notNull(),
+    clientId: text("client_id").notNull(),
+    clientSecretSealed: text("client_secret_sealed").notNull(),
+    /** the last characters of the secret, to recognise it */
+    secretHint: text("secret_hint").notNull(),
+    enforced: boolean("enforced").notNull().default(false),
+    jitProvisioning: boolean("jit_provisioning").notNull().default(true),
+    createdAt: ts("created_at").notNull(),
+    updatedAt: ts("updated_at").notNull(),
+  },
+  (t) => [
+    check("sso_connections_lengths", sql`length(${t.issuer}) <= 500 and length(${t.clientId}) <= 255`),
+  ],
+);
+
+/**
+ * Which account an identity provider's `(iss, sub)` signs in (features/users owns it): made at the first
+ * SSO sign-in, deleted when the account is deactivated or erased or the connection's issuer or client changes.
+ */
+export const ssoLinks = pgTable(
+  "sso_links",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("sso_links_issuer_subject_key").on(t.issuer, t.subject),
+    uniqueIndex("sso_links_user_key").on(t.userId),
+    index("sso_links_organisation_idx").on(t.organisationId),
+  ],
+);
+
+/**
+ * Single sign-on attempts in flight (features/sso): the state's hash, single use, bound to the browser by
+ * the hash of an HttpOnly cookie. The PKCE verifier and the nonce are derived from the cookie and the
+ * state under APP_SECRET, so nothing here is a secret.
+ */
+export const ssoStates = pgTable(
+  "sso_states",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    binding: text("binding").notNull(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    /** the connection the attempt started with: a changed connection refuses the callback */
+    issuer: text("issuer").notNull(),
+    clientId: text("client_id").notNull(),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+  },
+  (t) => [index("sso_states_expires_idx").on(t.expiresAt)],
+);

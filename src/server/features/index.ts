@@ -22,6 +22,8 @@ import { mailDueReportSummaries, REPORTS_KEPT_MS } from "./reports/service";
 import { sitesDeps } from "./sites/deps";
 import sitesRoutes from "./sites/routes";
 import { recheckSites } from "./sites/service";
+import { deleteStatesExpiredBefore } from "./sso/repository";
+import ssoRoutes from "./sso/routes";
 import { deleteExpiredSessions } from "./users/repository";
 import session from "./users/session";
 import { deleteFinishedDeliveriesBefore } from "./webhooks/repository";
@@ -136,5 +138,12 @@ export const FEATURES: Feature[] = [
     routes: webhooksRoutes,
     // Finished deliveries are kept 30 days (the dashboard shows the last 20).
     sweep: (deps, now) => deleteFinishedDeliveriesBefore(deps.db, new Date(now.getTime() - 30 * DAY_MS)),
+  },
+  {
+    name: "sso",
+    purpose: "Single sign-on through the organisation's identity provider (OpenID Connect).",
+    routes: ssoRoutes,
+    // Attempts are kept a day after they expire (a replay still reads "used"), then deleted.
+    sweep: (deps, now) => deleteStatesExpiredBefore(deps.db, new Date(now.getTime() - DAY_MS)),
   },
 ];

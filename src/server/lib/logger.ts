@@ -1,8 +1,11 @@
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 import type { Config } from "../config";
 
-/** Query parameters whose values are secrets (tokens, codes, passwords) and never reach a log. */
-const SECRET_PARAM = /token|code|secret|password|key|signature/i;
+/**
+ * Query parameters whose values are secrets (tokens, codes, passwords) or personal (e-mail), and the
+ * single sign-on `state`: they never reach a log.
+ */
+const SECRET_PARAM = /token|code|secret|password|key|signature|state|email/i;
 
 /** A request target with the values of secret-bearing query parameters replaced by "[redacted]". */
 export function redactUrl(url: string): string {

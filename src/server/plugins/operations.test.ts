@@ -180,7 +180,11 @@ describe("request logs", () => {
   });
 
   it("redactUrl hides every secret-bearing parameter and keeps the rest", () => {
-    expect(redactUrl("/verify-email?email=a%40b.c&token=abc")).toBe("/verify-email?email=a%40b.c&token=[redacted]");
+    expect(redactUrl("/verify-email?email=a%40b.c&token=abc")).toBe("/verify-email?email=[redacted]&token=[redacted]");
+    expect(redactUrl("/api/auth/sso/callback?code=c0de&state=st4te&iss=https%3A%2F%2Fidp")).toBe(
+      "/api/auth/sso/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp",
+    );
+    expect(redactUrl("/api/auth/sso/start?email=a%40b.c")).toBe("/api/auth/sso/start?email=[redacted]");
     expect(redactUrl("/employer-access-code?code=XYZ")).toBe("/employer-access-code?code=[redacted]");
     expect(redactUrl("/api/admin/audit?page=2")).toBe("/api/admin/audit?page=2");
     expect(redactUrl("/plain")).toBe("/plain");

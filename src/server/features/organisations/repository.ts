@@ -1,6 +1,6 @@
 import type { Executor } from "@server/db/client";
 import { organisations } from "@server/db/schema";
-import { and, eq, isNull, lte, or } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 
 /** The one repository of the `organisations` table; other features call these functions. */
 
@@ -51,4 +51,22 @@ export async function claimReportsMailSlot(db: Executor, id: number, now: Date, 
     )
     .returning({ id: organisations.id });
   return rows.length > 0;
+}
+
+/**
+ * The organisation an e-mail domain belongs to: the one whose domain is it or the longest parent of it
+ * (`a.b.example` belongs to `b.example` rather than `example`), or undefined. SSO and discovery ask it.
+ */
+export async function findOrganisationOwningDomain(
+  db: Executor,
+  domain: string,
+): Promise<OrganisationRow | undefined> {
+  const d = domain.toLowerCase();
+  const [row] = await db
+    .select()
+    .from(organisations)
+    .where(or(eq(organisations.domain, d), sql`right(${d}, length(${organisations.domain}) + 1) = '.' || ${organisations.domain}`))
+    .orderBy(desc(sql`length(${organisations.domain})`))
+    .limit(1);
+  return row;
 }

@@ -127,8 +127,16 @@ function issueCsrfCookie(request: FastifyRequest, reply: FastifyReply, sessionHa
   });
 }
 
-/** Starts a new session for the user: a fresh token, its hash stored, the cookie set, CSRF re-bound. */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number) {
+/**
+ * Starts a new session for the user: a fresh token, its hash stored, the cookie set, CSRF re-bound.
+ * `viaSso` marks a session single sign-on started (enforcing SSO ends the others).
+ */
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: number,
+  opts: { viaSso?: boolean } = {},
+) {
   const { config, clock, db } = request.server.deps;
   const now = clock.now();
   const token = randomToken(32);
@@ -142,6 +150,7 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
     expiresAt: new Date(now.getTime() + SESSION.absoluteMs),
     userAgent: cleanUserAgent(request.headers["user-agent"]),
     ip: request.ip,
+    viaSso: opts.viaSso ?? false,
   });
   reply.setCookie(sessionCookieName(config.secureCookies), token, {
     path: "/",

@@ -3,8 +3,8 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { isIP } from "node:net";
 import path from "node:path";
 import { meetsPasswordRules } from "@shared/validation";
-import { type OutboundPolicy, parseOutboundPolicy } from "./lib/outbound";
 import { z } from "zod";
+import { type OutboundPolicy, parseOutboundPolicy } from "./lib/outbound";
 
 export type Config = {
   port: number;

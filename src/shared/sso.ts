@@ -49,8 +49,7 @@ export type SsoFailureReason = (typeof SSO_FAILURE_REASONS)[number];
 
 /** What /login shows for each reason, after "Single sign-on failed: ". */
 export const SSO_FAILURE_TEXT: Record<SsoFailureReason, string> = {
-  "invalid-state":
-    "the sign-in link was already used or was started in another browser. Start again from this page.",
+  "invalid-state": "the sign-in link was already used or was started in another browser. Start again from this page.",
   "expired-state": "the sign-in took longer than 10 minutes. Start again from this page.",
   "not-configured": "your organisation's single sign-on connection changed or was removed. Start again.",
   "provider-refused": "your identity provider did not sign you in.",
@@ -188,9 +187,9 @@ export type SsoDiscoverAnswer = z.infer<typeof ssoDiscoverAnswer>;
 
 /** The callback's query: every parameter bounded (the provider's redirect carries them). */
 export const ssoCallbackQuery = z.looseObject({
-    code: z.string().max(4096).optional(),
-    state: z.string().max(512).optional(),
-    error: z.string().max(256).optional(),
-    error_description: z.string().max(2048).optional(),
+  code: z.string().max(4096).optional(),
+  state: z.string().max(512).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(2048).optional(),
   iss: z.string().max(SSO.issuerMax).optional(),
 });

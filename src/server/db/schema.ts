@@ -479,9 +479,7 @@ export const ssoConnections = pgTable(
     createdAt: ts("created_at").notNull(),
     updatedAt: ts("updated_at").notNull(),
   },
-  (t) => [
-    check("sso_connections_lengths", sql`length(${t.issuer}) <= 500 and length(${t.clientId}) <= 255`),
-  ],
+  (t) => [check("sso_connections_lengths", sql`length(${t.issuer}) <= 500 and length(${t.clientId}) <= 255`)],
 );
 
 /**

@@ -40,7 +40,8 @@ function allowedAddress(policy: OutboundPolicy, address: string, host: string): 
     if (entry === "*") return true;
     if (entry === "external" && range === "unicast") return true;
     if (entry === "loopback" && range === "loopback") return true;
-    if (entry === "private" && (range === "private" || range === "uniqueLocal" || range === "carrierGradeNat")) return true;
+    if (entry === "private" && (range === "private" || range === "uniqueLocal" || range === "carrierGradeNat"))
+      return true;
     if (entry === address || entry === host) return true;
   }
   return false;

@@ -392,7 +392,12 @@ export async function signInWithPasskey(
     throw refusal?.error ?? usersErrors.accountDeactivated();
   }
   if (await ssoRequiredFor(deps, user)) {
-    await deps.audit.record({ ...who, outcome: "denied", target: String(passkey.id), detail: { reason: "sso required" } });
+    await deps.audit.record({
+      ...who,
+      outcome: "denied",
+      target: String(passkey.id),
+      detail: { reason: "sso required" },
+    });
     throw ssoErrors.required();
   }
   await deps.limits.release(triesKey, now);

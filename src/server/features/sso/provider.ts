@@ -83,7 +83,8 @@ export async function checkIssuer(deps: Deps, connection: ProviderConnection): P
     config = await providerConfig(deps, connection, true);
   } catch (err) {
     const outbound = outboundCause(err);
-    if (outbound) return outbound.step === "url" ? SSO_TEXT.issuerNotHttps : SSO_TEXT.issuerUnreachable(outbound.message);
+    if (outbound)
+      return outbound.step === "url" ? SSO_TEXT.issuerNotHttps : SSO_TEXT.issuerUnreachable(outbound.message);
     if (err instanceof oidc.ClientError && err.code === "OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED") {
       const named = (err.cause as { body?: { issuer?: unknown } } | undefined)?.body?.issuer;
       const issuer = typeof named === "string" ? named.slice(0, 200) : "";
@@ -95,6 +96,8 @@ export async function checkIssuer(deps: Deps, connection: ProviderConnection): P
   }
   const meta = config.serverMetadata();
   if (meta.issuer.includes("{tenantid}")) return SSO_TEXT.issuerMultiTenant;
+  // Exactly, character for character: ID tokens' `iss` is compared with the saved issuer as it is.
+  if (meta.issuer !== connection.issuer) return SSO_TEXT.issuerMismatch(meta.issuer.slice(0, 200));
   if (!meta.authorization_endpoint || !meta.token_endpoint || !meta.jwks_uri) return SSO_TEXT.issuerIncomplete;
   if (meta.response_types_supported && !meta.response_types_supported.includes("code"))
     return SSO_TEXT.issuerIncomplete;
@@ -108,12 +111,17 @@ export async function checkIssuer(deps: Deps, connection: ProviderConnection): P
 
 /** Why the library refused an authorization response, a token answer or an ID token: the reason shown. */
 export function failureReason(err: unknown): { reason: SsoFailureReason; detail: string } {
-  const detail = err instanceof Error ? err.message.slice(0, 200) : "failed";
+  // openid-client wraps oauth4webapi's error (its `cause`), whose own `cause` names the claim.
+  const inner = (err as { cause?: unknown } | undefined)?.cause;
+  const innerMessage = inner instanceof Error ? inner.message : undefined;
+  const detail = (innerMessage ?? (err instanceof Error ? err.message : "failed")).slice(0, 200);
   if (outboundCause(err)) return { reason: "provider-unreachable", detail };
   if (err instanceof oidc.AuthorizationResponseError) return { reason: "provider-refused", detail: err.error };
   if (err instanceof oidc.ResponseBodyError) return { reason: "provider-error", detail: err.error };
   if (err instanceof oidc.ClientError) {
-    const claim = (err.cause as { claim?: unknown } | undefined)?.claim;
+    const claim =
+      (inner as { cause?: { claim?: unknown } } | undefined)?.cause?.claim ??
+      (inner as { claim?: unknown } | undefined)?.claim;
     switch (err.code) {
       case "OAUTH_JWT_CLAIM_COMPARISON_FAILED":
         if (claim === "aud" || claim === "azp") return { reason: "wrong-audience", detail };
@@ -125,7 +133,7 @@ export function failureReason(err: unknown): { reason: SsoFailureReason; detail:
       case "OAUTH_KEY_SELECTION_FAILED":
         return { reason: "bad-signature", detail };
       case "OAUTH_INVALID_RESPONSE":
-        if (/signature/i.test(err.message)) return { reason: "bad-signature", detail };
+        if (/signature/i.test(detail)) return { reason: "bad-signature", detail };
         return { reason: "invalid-token", detail };
       case "OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED":
         return { reason: "wrong-issuer", detail };

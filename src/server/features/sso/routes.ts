@@ -59,8 +59,7 @@ export default async function ssoRoutes(app: App) {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.saveSso, "superuser"),
       schema: { body: ssoBody, response: { 200: ssoAnswer.unwrap() } },
     },
-    async (request) =>
-      saveConnection(app.deps, request.actor, { ...request.body, sessionHash: request.sessionHash }),
+    async (request) => saveConnection(app.deps, request.actor, { ...request.body, sessionHash: request.sessionHash }),
   );
 
   app.delete(

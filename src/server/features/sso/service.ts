@@ -62,8 +62,7 @@ function checkedIssuerUrl(issuer: string): URL {
     throw ssoErrors.invalidIssuer(SSO_TEXT.issuerInvalid);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw ssoErrors.invalidIssuer(SSO_TEXT.issuerNotHttps);
-  if (url.username || url.password || url.search || url.hash)
-    throw ssoErrors.invalidIssuer(SSO_TEXT.issuerCredentials);
+  if (url.username || url.password || url.search || url.hash) throw ssoErrors.invalidIssuer(SSO_TEXT.issuerCredentials);
   if (issuer.includes("{tenantid}")) throw ssoErrors.invalidIssuer(SSO_TEXT.issuerMultiTenant);
   return url;
 }

@@ -51,7 +51,12 @@ async function limitPerIp(
   name: string,
   limit: { limit: number; windowMs: number },
 ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
-  const result = await deps.limits.hit(`sso-${name}:ip:${actor.clientKey}`, limit.limit, limit.windowMs, deps.clock.now());
+  const result = await deps.limits.hit(
+    `sso-${name}:ip:${actor.clientKey}`,
+    limit.limit,
+    limit.windowMs,
+    deps.clock.now(),
+  );
   if (result.allowed) return { allowed: true };
   if (auditsRefusal(result.refused)) {
     await deps.audit.record({
@@ -246,7 +251,8 @@ export async function callback(
   const email = cleanEmail(claims.email);
   if (claims.email !== undefined && !email) return refuse("no-email", { organisationId, why: "email not usable" });
   const emailVerified = email !== null && (claims.email_verified === true || claims.xms_edov === true);
-  if (email !== null && claims.email_verified === false) return refuse("email-unverified", { organisationId, actorEmail: email });
+  if (email !== null && claims.email_verified === false)
+    return refuse("email-unverified", { organisationId, actorEmail: email });
   const weakEmail = email ?? cleanEmail(claims.preferred_username) ?? cleanEmail(claims.upn);
   if (weakEmail) {
     // The domain rule: the organisation's e-mail domain or under it, and no other organisation's longer one.
@@ -287,7 +293,8 @@ export async function callback(
     const who = { organisationId, actorId: existing.id, actorEmail: existing.email };
     const refusal = refusalOf(existing);
     if (refusal) return refuse(refusal, who);
-    if (!emailVerified || weakEmail !== email) return refuse("email-unverified", { ...who, why: "not a verified email claim" });
+    if (!emailVerified || weakEmail !== email)
+      return refuse("email-unverified", { ...who, why: "not a verified email claim" });
     if (await users.ssoLinkOf(deps.db, existing.id)) return refuse("linked-elsewhere", who);
     const made = await users.insertSsoLink(deps.db, { userId: existing.id, organisationId, issuer, subject, now });
     if (!made) return refuse("linked-elsewhere", who);
@@ -295,7 +302,8 @@ export async function callback(
   }
 
   // Just in time: a new active, verified employee of the organisation.
-  if (!connection.jitProvisioning) return refuse("no-account", { organisationId, actorEmail: weakEmail, why: "jit off" });
+  if (!connection.jitProvisioning)
+    return refuse("no-account", { organisationId, actorEmail: weakEmail, why: "jit off" });
   if (await hasScimToken(deps, organisationId))
     return refuse("no-account", { organisationId, actorEmail: weakEmail, why: "provisioned by SCIM" });
   const created = await deps.db.transaction(async (tx) => {

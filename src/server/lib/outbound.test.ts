@@ -281,8 +281,7 @@ describe("outboundFetch", () => {
   it("refuses loopback, private and metadata targets by default, before connecting", async () => {
     const external = policy("external");
     for (const target of [
-      url(),
-      url("/x", "localhost"),
+      `https://localhost:${server.port}/`,
       `https://127.0.0.1:${server.port}/`,
       "https://10.0.0.1/",
       "https://[fd00::1]/",
@@ -293,6 +292,11 @@ describe("outboundFetch", () => {
         step: "address",
         message: OUTBOUND_TEXT.address,
       });
+    // Plain http is refused before any look-up when the policy allows no host over http.
+    expect(await refusal(outboundFetch(external, url()))).toEqual({
+      step: "url",
+      message: OUTBOUND_TEXT.httpsRequired,
+    });
     expect(server.seen).toEqual([]);
   });
 
@@ -318,11 +322,11 @@ describe("outboundFetch", () => {
     });
     const external = withResolver(policy("external"), dns.resolve);
     for (const host of ["mixed.test", "meta.test", "lan.test"])
-      expect(await refusal(outboundFetch(external, url("/", host))), host).toEqual({
+      expect(await refusal(outboundFetch(external, `https://${host}/`)), host).toEqual({
         step: "address",
         message: OUTBOUND_TEXT.address,
       });
-    expect(await refusal(outboundFetch(external, url("/", "nowhere.test")))).toEqual({
+    expect(await refusal(outboundFetch(external, "https://nowhere.test/"))).toEqual({
       step: "resolve",
       message: OUTBOUND_TEXT.resolve,
     });

@@ -257,6 +257,9 @@ function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => Error
   ]).finally(() => clearTimeout(timer));
 }
 
+/** 443 or 80, written or implied by the scheme. */
+const standardPort = (url: URL) => url.port === "" || url.port === "443" || url.port === "80";
+
 /** A URL the policy accepts, with the address to connect to. */
 export type CheckedTarget = {
   url: URL;
@@ -287,6 +290,11 @@ export async function checkOutboundUrl(
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new OutboundError("url", OUTBOUND_TEXT.scheme);
   if (url.username || url.password) throw new OutboundError("url", OUTBOUND_TEXT.credentials);
+  // Without loopback, private, name or range entries no host may use http or another port: say so before any look-up.
+  const operatorEntries = policy.entries.some((e) => e.kind !== "external" && e.kind !== "any");
+  if (!operatorEntries && url.protocol === "http:") throw new OutboundError("url", OUTBOUND_TEXT.httpsRequired);
+  if (!operatorEntries && opts.standardPortsOnly && !standardPort(url))
+    throw new OutboundError("url", OUTBOUND_TEXT.port);
   const host = url.hostname
     .replace(/^\[(.*)\]$/, "$1")
     .replace(/\.$/, "")
@@ -314,8 +322,7 @@ export async function checkOutboundUrl(
     byOperator &&= judged.byOperator;
   }
   if (url.protocol === "http:" && !byOperator) throw new OutboundError("url", OUTBOUND_TEXT.httpsRequired);
-  if (opts.standardPortsOnly && url.port !== "" && !byOperator && url.port !== "443" && url.port !== "80")
-    throw new OutboundError("url", OUTBOUND_TEXT.port);
+  if (opts.standardPortsOnly && !byOperator && !standardPort(url)) throw new OutboundError("url", OUTBOUND_TEXT.port);
   // IPv4 first: a loopback receiver usually listens on 127.0.0.1 only.
   const pinned = addresses.find((a) => a.family === 4) ?? addresses[0]!;
   return { url, host, addresses, pinned, byOperator };

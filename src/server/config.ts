@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
+import { type OutboundPolicy, parseOutboundPolicy } from "@server/lib/outbound";
 import { meetsPasswordRules } from "@shared/validation";
 import { z } from "zod";
-import { type OutboundPolicy, parseOutboundPolicy } from "./lib/outbound";
 
 export type Config = {
   port: number;
@@ -35,15 +35,13 @@ export type Config = {
   shutdownDelayMs: number;
   /** DNS servers for site proofs (`ip` or `ip:port`); empty: the system's */
   siteDnsServers: string[];
-  /** tests only (NODE_ENV=test): site files are fetched over http from this loopback port */
+  /** tests only (NODE_ENV=test): the port of the plain-http site-file attempt (80 otherwise; the outbound policy decides whether http is tried) */
   siteCheckTestHttpPort: number | null;
   /** after this many days, stored client addresses are cut to their /24 (IPv4) or /48 (IPv6) */
   retentionIpDays: number;
   /** audit events older than this many days are deleted */
   retentionAuditDays: number;
-  /** tests only (NODE_ENV=test): webhook deliveries may go to loopback and private addresses */
-  webhookAllowPrivateTargets: boolean;
-  /** OUTBOUND_ALLOWED_HOSTS: where the server may connect on an organisation's behalf (lib/outbound.ts) */
+  /** where the server may connect on an organisation's behalf (OUTBOUND_ALLOWED_HOSTS; default `external`) */
   outbound: OutboundPolicy;
 };
 
@@ -160,13 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteCheckTestHttpPort = Number(testPortText);
   }
 
-  const allowPrivateText = get("WEBHOOK_ALLOW_PRIVATE_TARGETS");
-  if (allowPrivateText !== undefined && env.NODE_ENV !== "test")
-    fail("WEBHOOK_ALLOW_PRIVATE_TARGETS", "is for tests only (NODE_ENV=test)");
-  if (allowPrivateText !== undefined && !["0", "1"].includes(allowPrivateText))
-    fail("WEBHOOK_ALLOW_PRIVATE_TARGETS", `must be 0 or 1 (got "${allowPrivateText}")`);
-  const webhookAllowPrivateTargets = allowPrivateText === "1";
-
   let outbound: OutboundPolicy;
   try {
     outbound = parseOutboundPolicy(get("OUTBOUND_ALLOWED_HOSTS") ?? "external");
@@ -201,7 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionAuditDays,
     siteDnsServers,
     siteCheckTestHttpPort,
-    webhookAllowPrivateTargets,
     outbound,
   };
 }

@@ -1,5 +1,5 @@
 import type { Deps } from "@server/context";
-import { OutboundError, outboundFetch } from "@server/lib/outbound";
+import { OUTBOUND_TEXT, OutboundError, outboundFetch } from "@server/lib/outbound";
 import type { SsoFailureReason } from "@shared/sso";
 import { SSO_TEXT } from "@shared/sso";
 import * as oidc from "openid-client";
@@ -84,7 +84,9 @@ export async function checkIssuer(deps: Deps, connection: ProviderConnection): P
   } catch (err) {
     const outbound = outboundCause(err);
     if (outbound)
-      return outbound.step === "url" ? SSO_TEXT.issuerNotHttps : SSO_TEXT.issuerUnreachable(outbound.message);
+      return outbound.message === OUTBOUND_TEXT.httpsRequired
+        ? SSO_TEXT.issuerNotHttps
+        : SSO_TEXT.issuerUnreachable(outbound.message);
     if (err instanceof oidc.ClientError && err.code === "OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED") {
       const named = (err.cause as { body?: { issuer?: unknown } } | undefined)?.body?.issuer;
       const issuer = typeof named === "string" ? named.slice(0, 200) : "";

@@ -1,4 +1,5 @@
 import { sessions, ssoLinks, users } from "@server/db/schema";
+import { parseOutboundPolicy } from "@server/lib/outbound";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { SSO_REQUIRED_MESSAGE, SSO_TEXT } from "@shared/sso";
 import {
@@ -14,6 +15,7 @@ import { Browser, buildTestApp, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail
 import { signInAtIdp, TestIdp } from "@test/oidc-provider";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkIssuer } from "./provider";
 
 const ENV = { ...TRUST_PROXY_ENV, OUTBOUND_ALLOWED_HOSTS: "loopback" };
 const MINUTE = 60_000;
@@ -541,5 +543,11 @@ describe("the Single sign-on settings (GET/PUT/DELETE /api/employer/sso)", () =>
       expect(res.json().message, issuer).not.toMatch(/\b\d{3}\b.*status|:1\b/);
     }
     expect((await boss.get("/api/employer/sso")).json()).toBeNull();
+
+    // With the default policy (public addresses only) an http issuer is refused before any request.
+    const external = { ...t.app.deps, config: { ...t.app.deps.config, outbound: parseOutboundPolicy("external") } };
+    const connection = { clientId: "c", clientSecret: "s-0123456789abcdef" };
+    expect(await checkIssuer(external, { issuer: "http://idp.example", ...connection })).toBe(SSO_TEXT.issuerNotHttps);
+    expect(await checkIssuer(external, { issuer: idp.issuer, ...connection })).toBe(SSO_TEXT.issuerNotHttps);
   });
 });

@@ -58,6 +58,7 @@ export class TestIdp {
       conformIdTokenClaims: false,
       features: { devInteractions: { enabled: true } },
       cookies: { keys: ["test-idp-cookie-key-0123456789"] },
+      ttl: { AccessToken: 600, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
       // Consent given in advance, as for an application an administrator registered for the organisation.
       async loadExistingGrant(ctx: ProviderContext) {
         const existing = ctx.oidc.result?.consent?.grantId || ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId);

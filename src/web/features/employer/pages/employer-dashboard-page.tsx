@@ -2,6 +2,7 @@ import { ACTIVITY_TEXT } from "@shared/activity";
 import { ALERTS_TEXT } from "@shared/alerts";
 import { MESSAGES } from "@shared/messages";
 import { REPORTS_TEXT } from "@shared/reports";
+import { SSO_TEXT } from "@shared/sso-texts";
 import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { PagedAuditTable } from "@web/components/ui/audit-table";
 import { Notice } from "@web/components/ui/notice";
@@ -17,6 +18,7 @@ import { EmployeesTable } from "../components/employees-table";
 import { GenerateCodeForm } from "../components/generate-code-form";
 import { ReportedCalls } from "../components/reported-calls";
 import { SitesPanel } from "../components/sites-panel";
+import { SsoPanel } from "../components/sso-panel";
 import { TopNumbers } from "../components/top-numbers";
 import { WebhookPanel } from "../components/webhook-panel";
 import "../employer.css";
@@ -142,6 +144,11 @@ export function EmployerDashboardPage() {
           <section className="employer-section" aria-labelledby="webhook-title">
             <h2 id="webhook-title">{WEBHOOK_TEXT.title}</h2>
             <WebhookPanel onChanged={changed} />
+          </section>
+
+          <section className="employer-section" aria-labelledby="sso-title">
+            <h2 id="sso-title">{SSO_TEXT.title}</h2>
+            <SsoPanel onChanged={changed} />
           </section>
 
           <section className="employer-section" aria-labelledby="events-title">

@@ -26,7 +26,7 @@ export class TestIdp {
   private tamper: Tamper | null = null;
 
   /** Starts the provider; `redirectUri` is CallProof's callback (PUBLIC_URL/api/auth/sso/callback). */
-  async start(redirectUri: string, opts: { extraRedirectUris?: string[] } = {}) {
+  async start(redirectUri: string, opts: { extraRedirectUris?: string[]; claimsOnlyInUserInfo?: boolean } = {}) {
     const { privateKey } = await jose.generateKeyPair("RS256", { extractable: true });
     this.key = { ...(await jose.exportJWK(privateKey)), kid: "test-key-1", alg: "RS256", use: "sig" };
     this.server = createServer();
@@ -51,11 +51,12 @@ export class TestIdp {
       }),
       claims: {
         openid: ["sub"],
-        email: ["email", "email_verified"],
-        profile: ["name", "given_name", "family_name", "preferred_username"],
+        email: ["email", "email_verified", "xms_edov"],
+        profile: ["name", "given_name", "family_name", "preferred_username", "upn"],
       },
-      // Like Entra ID, Google and Keycloak: the scope's claims are in the ID token itself.
-      conformIdTokenClaims: false,
+      // Like Entra ID, Google and Keycloak: the scope's claims are in the ID token itself (unless told
+      // otherwise: then, as OpenID Connect Core puts it, only in the UserInfo answer).
+      conformIdTokenClaims: opts.claimsOnlyInUserInfo === true,
       features: { devInteractions: { enabled: true } },
       cookies: { keys: ["test-idp-cookie-key-0123456789"] },
       ttl: { AccessToken: 600, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },

@@ -13,6 +13,7 @@ import {
 } from "@test/fixtures";
 import { Browser, buildTestApp, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { signInAtIdp, TestIdp } from "@test/oidc-provider";
+import { SoftwarePasskey } from "@test/software-authenticator";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkIssuer } from "./provider";
@@ -549,5 +550,94 @@ describe("the Single sign-on settings (GET/PUT/DELETE /api/employer/sso)", () =>
     const connection = { clientId: "c", clientSecret: "s-0123456789abcdef" };
     expect(await checkIssuer(external, { issuer: "http://idp.example", ...connection })).toBe(SSO_TEXT.issuerNotHttps);
     expect(await checkIssuer(external, { issuer: idp.issuer, ...connection })).toBe(SSO_TEXT.issuerNotHttps);
+  });
+});
+
+describe("more of the identity rules", () => {
+  it("Entra ID: xms_edov links an existing account; preferred_username or upn only name a new JIT account", async () => {
+    const { org, domain } = await organisationWithSso();
+    const employee = await createEmployee(t, org.id, domain, { fullName: "Erin Entra" });
+    // Entra ID sends no email_verified; xms_edov says the e-mail's domain is verified.
+    idp.accounts.set("entra-oid-1", { email: employee.email, xms_edov: true });
+    const linked = await ssoSignIn(employee.email, "entra-oid-1");
+    expect(linked.landing).toBe("/dashboard");
+    expect((await linked.browser.get("/api/client-info")).json()).toMatchObject({ fullName: "Erin Entra" });
+
+    // No email claim at all: the UPN makes a new account (JIT), lower-cased.
+    idp.accounts.set("entra-oid-2", { upn: `New.Person@${domain.toUpperCase()}`, name: "New Person" });
+    const created = await ssoSignIn(`new.person@${domain}`, "entra-oid-2");
+    expect(created.landing).toBe("/dashboard");
+    expect(await userByEmail(`new.person@${domain}`)).toMatchObject({ role: "client", fullName: "New Person" });
+  });
+
+  it("reads the e-mail from the UserInfo answer when the ID token carries none", async () => {
+    const strict = await new TestIdp().start(redirectUri, { claimsOnlyInUserInfo: true });
+    try {
+      const employer = await createEmployer(t);
+      const boss = await signIn(t, employer.user.email, GOOD_PASSWORD, freshIp());
+      const saved = await boss.request("PUT", "/api/employer/sso", {
+        issuer: strict.issuer,
+        clientId: strict.clientId,
+        clientSecret: strict.clientSecret,
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const employee = await createEmployee(t, employer.org.id, employer.domain);
+      strict.accounts.set("ui", { email: employee.email, email_verified: true });
+      const browser = newBrowser();
+      const callback = await signInAtIdp(await startSso(browser, employee.email), "ui", { redirectUri });
+      expect(await deliver(browser, callback)).toBe("/dashboard");
+      expect((await browser.get("/api/client-info")).json()).toMatchObject({ fullName: employee.fullName });
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it("an erased account's identity is never linked to it again", async () => {
+    const { org, domain } = await organisationWithSso();
+    const employee = await createEmployee(t, org.id, domain);
+    idp.accounts.set("gone", { email: employee.email, email_verified: true });
+    expect((await ssoSignIn(employee.email, "gone")).landing).toBe("/dashboard");
+    const admin = await signInAdmin(t);
+    expect((await admin.browser.post(`/api/admin/accounts/${employee.id}/erase`)).statusCode).toBe(200);
+    expect(await t.database.db.select().from(ssoLinks).where(eq(ssoLinks.userId, employee.id))).toEqual([]);
+    // The same identity signs in again: a new account (JIT), never the erased one.
+    expect((await ssoSignIn(employee.email, "gone")).landing).toBe("/dashboard");
+    const again = await userByEmail(employee.email);
+    expect(again?.id).not.toBe(employee.id);
+  });
+
+  it("enforced SSO refuses an employee's passkey and keeps the superuser's", async () => {
+    const { org, domain, user: boss } = await organisationWithSso();
+    const employee = await createEmployee(t, org.id, domain);
+    const addPasskey = async (email: string) => {
+      const browser = await signIn(t, email, GOOD_PASSWORD, freshIp());
+      const key = new SoftwarePasskey(t.config.publicOrigin);
+      const options = (await browser.post("/api/account/passkeys/options")).json();
+      expect((await browser.post("/api/account/passkeys", { response: key.register(options) })).statusCode).toBe(201);
+      return key;
+    };
+    const employeeKey = await addPasskey(employee.email);
+    const bossKey = await addPasskey(boss.email);
+    const superuser = await signIn(t, boss.email, GOOD_PASSWORD, freshIp());
+    const saved = await superuser.request("PUT", "/api/employer/sso", {
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      enforced: true,
+    });
+    expect(saved.statusCode).toBe(200);
+
+    const passkeySignIn = async (key: SoftwarePasskey) => {
+      const browser = newBrowser();
+      const options = (await browser.post("/api/auth/passkey/options")).json();
+      const res = await browser.post("/api/auth/passkey/verify", { response: key.assert(options) });
+      return { res, browser };
+    };
+    const refused = await passkeySignIn(employeeKey);
+    expect(refused.res.statusCode).toBe(403);
+    expect(refused.res.json().message).toBe(SSO_REQUIRED_MESSAGE);
+    expect(await whoami(refused.browser)).toBe(401);
+    const kept = await passkeySignIn(bossKey);
+    expect(kept.res.statusCode).toBe(200);
+    expect(await whoami(kept.browser)).toBe("superuser");
   });
 });

@@ -76,6 +76,11 @@ describe("single sign-on", () => {
       await page.setViewportSize({ width, height: 800 });
       expect(await seriousViolations(page), `at ${width}px`).toEqual([]);
     }
+    await page.setViewportSize({ width: 320, height: 800 });
+    const sideways = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(sideways, "sideways scrolling at 320px").toBe(0);
   });
 
   it("an employee types their e-mail, continues with single sign-on, signs in at the provider and lands on /dashboard", async () => {

@@ -36,6 +36,7 @@ export const WEBHOOK_TEXT = {
   urlUnresolved: "The URL's host name could not be resolved: check the URL.",
   needsRecentSignIn:
     "For your security, changing the webhook URL needs a sign-in from the last 15 minutes. Sign out, sign in again, then save the new URL.",
+  signInAgain: "Sign out to sign in again",
   noEvents: "Choose at least one event.",
   noEndpoint: "No webhook endpoint is set.",
   tooManyTests: "Too many test events. Please wait a minute.",

@@ -1,5 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   checkOutboundUrl,
@@ -239,6 +244,8 @@ describe("judgeAddress", () => {
     expect(allowed("*.corp.example", "10.0.0.5", "a.b.corp.example")).toBe(true);
     expect(allowed("*.corp.example", "10.0.0.5", "corp.example")).toBe(false);
     expect(allowed("*.corp.example", "10.0.0.5", "evilcorp.example")).toBe(false);
+    // An international name matches the ASCII form URLs carry.
+    expect(allowed("hooks.bücher.example", "10.0.0.5", new URL("https://hooks.bücher.example/").hostname)).toBe(true);
     // A name entry never allows a metadata address.
     expect(allowed("hooks.corp.example", "169.254.169.254", "hooks.corp.example")).toBe(false);
     expect(judgeAddress(policy("10.0.0.0/8"), null, "10.9.9.9")).toEqual({ allowed: true, byOperator: true });
@@ -387,11 +394,62 @@ describe("outboundFetch", () => {
     expect(failed).toEqual({ step: "connect", message: OUTBOUND_TEXT.connect });
     expect(failed.message).not.toContain(String(closed.port));
 
+    // https to a server that speaks plain http: the TLS handshake fails, and the words are the same.
+    expect((await refusal(outboundFetch(policy("loopback"), `https://localhost:${server.port}/`))).message).toBe(
+      OUTBOUND_TEXT.connect,
+    );
+
     server.routes.set("/hang", () => {});
     const controller = new AbortController();
     const pending = outboundFetch(policy("loopback"), url("/hang"), { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it.skipIf(!existsSync("/usr/bin/openssl"))("verifies the certificate of an https server", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "callproof-tls-"));
+    execFileSync(
+      "/usr/bin/openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+    let requests = 0;
+    const tls = createTlsServer(
+      { key: readFileSync(path.join(dir, "key.pem")), cert: readFileSync(path.join(dir, "cert.pem")) },
+      (_req, res) => {
+        requests++;
+        res.end("secret");
+      },
+    );
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (tls.address() as AddressInfo).port;
+      // A certificate nobody vouches for is refused like any failed connection; nothing is sent.
+      expect(await refusal(outboundFetch(policy("loopback"), `https://localhost:${port}/`))).toMatchObject({
+        message: OUTBOUND_TEXT.connect,
+      });
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
   });
 
   it("with standardPortsOnly, takes other ports than 443 and 80 only for hosts the operator allows", async () => {

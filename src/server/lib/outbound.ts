@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { domainToASCII } from "node:url";
 import ipaddr from "ipaddr.js";
 
 /**
@@ -188,11 +189,12 @@ export function parseOutboundPolicy(text: string): OutboundPolicy {
       const address = ipaddr.parse(item.replace(/^\[(.*)\]$/, "$1"));
       entries.push({ kind: "range", range: { network: address, bits: address.kind() === "ipv4" ? 32 : 128 } });
     } else if (item.startsWith("*.")) {
-      const suffix = item.slice(2).replace(/\.$/, "");
+      // As URLs carry them: an international name in its ASCII (punycode) form.
+      const suffix = domainToASCII(item.slice(2).replace(/\.$/, ""));
       if (!hostNameOk(suffix)) throw bad();
       entries.push({ kind: "suffix", suffix });
     } else {
-      const name = item.replace(/\.$/, "");
+      const name = domainToASCII(item.replace(/\.$/, ""));
       if (!hostNameOk(name)) throw bad();
       entries.push({ kind: "name", name });
     }

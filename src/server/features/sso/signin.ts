@@ -60,7 +60,7 @@ async function limitPerIp(
   if (result.allowed) return { allowed: true };
   if (auditsRefusal(result.refused)) {
     await deps.audit.record({
-      action: name === "start" ? AUDIT_ACTIONS.ssoStart : AUDIT_ACTIONS.ssoSignIn,
+      action: name === "callback" ? AUDIT_ACTIONS.ssoSignIn : AUDIT_ACTIONS.ssoStart,
       outcome: "denied",
       ip: actor.ip,
       detail: { reason: "throttled", refused: result.refused },
@@ -231,7 +231,7 @@ export async function callback(
     // Some providers put the e-mail only in the UserInfo answer (its `sub` is checked against the token's).
     if (claims.email === undefined && config.serverMetadata().userinfo_endpoint && tokens.access_token) {
       const info = await oidc.fetchUserInfo(config, tokens.access_token, String(claims.sub));
-      for (const key of ["email", "email_verified", "preferred_username", "name"]) {
+      for (const key of ["email", "email_verified", "xms_edov", "preferred_username", "upn", "name"]) {
         if (claims[key] === undefined && info[key] !== undefined) claims[key] = info[key];
       }
     }

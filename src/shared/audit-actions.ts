@@ -41,6 +41,11 @@ export const AUDIT_ACTIONS = {
   raiseAlert: "alerts.raise",
   eraseAccount: "admin.erase-account",
   exportAccount: "account.export",
+  createApiKey: "api-key.create",
+  revokeApiKey: "api-key.revoke",
+  useApiKey: "api-key.use",
+  apiRefused: "api.refused",
+  apiIssueCode: "api.issue-code",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

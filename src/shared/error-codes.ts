@@ -67,6 +67,14 @@ export const ERROR_CODES = {
   emailDomainFixed: "sites.email_domain_fixed",
   webhookInvalidUrl: "webhooks.invalid_url",
   webhookNoEndpoint: "webhooks.no_endpoint",
+  // API keys and /api/v1
+  apiKeyRecentSignIn: "api_keys.recent_sign_in_required",
+  apiKeysTooMany: "api_keys.too_many",
+  apiKeyNotFound: "api_keys.not_found",
+  apiKeyInvalid: "api.key_invalid",
+  apiScopeMissing: "api.scope_missing",
+  apiEmployeeNotFound: "api.employee_not_found",
+  apiCursorInvalid: "api.cursor_invalid",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   emailDomainFixed: "sites.email_domain_fixed",
   webhookInvalidUrl: "webhooks.invalid_url",
   webhookNoEndpoint: "webhooks.no_endpoint",
+  webhookNeedsRecentSignIn: "webhooks.recent_sign_in_required",
   // API keys and /api/v1
   apiKeyRecentSignIn: "api_keys.recent_sign_in_required",
   apiKeysTooMany: "api_keys.too_many",

@@ -1,6 +1,7 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
+import { assertRecentSignIn } from "@server/features/account";
 import { organisationFor } from "@server/features/organisations";
-import { employerEmails, findUserById, signedInRecently } from "@server/features/users";
+import { employerEmails, findUserById } from "@server/features/users";
 import { hmac, randomToken, safeEqual } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import type { Mail } from "@server/mail/mailer";
@@ -67,10 +68,11 @@ export async function createKey(
   const organisationId = organisationFor(actor);
   const now = deps.clock.now();
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.createApiKey, organisationId };
-  if (!(await signedInRecently(deps.db, sessionHash, now))) {
-    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "sign-in not recent" } });
-    throw apiKeysErrors.needsRecentSignIn();
-  }
+  await assertRecentSignIn(deps, actor, sessionHash, {
+    action: AUDIT_ACTIONS.createApiKey,
+    error: apiKeysErrors.needsRecentSignIn,
+    organisationId,
+  });
   const key = `cpk_${randomToken(32)}`;
   const prefix = key.slice(0, PREFIX_LENGTH);
   const row = await repo.insertKey(deps.db, {

@@ -1,9 +1,7 @@
 import type { Deps } from "@server/context";
-import type { Db } from "@server/db/client";
 import type { HttpError } from "@server/lib/errors";
-import { PASSKEY } from "@shared/account-texts";
 import { usersErrors } from "./errors";
-import { sessionStartedAt, type UserRow } from "./repository";
+import type { UserRow } from "./repository";
 
 export type SignInRefusal = { reason: "deactivated" | "unverified" | "pending"; error: HttpError };
 
@@ -16,18 +14,6 @@ export function signInRefusal(user: Pick<UserRow, "status" | "emailVerifiedAt"> 
   if (!user.emailVerifiedAt) return { reason: "unverified", error: usersErrors.emailNotVerified() };
   if (user.status === "pending") return { reason: "pending", error: usersErrors.accountPending() };
   return null;
-}
-
-/** How recent the sign-in of a session must be for a sensitive change (adding a passkey, creating an API key). */
-export const RECENT_SIGN_IN_MS = PASSKEY.recentSignInMs;
-
-/**
- * The one "signed in recently" rule: whether the session with this token hash started within the last
- * 15 minutes. A session left open or stolen long ago may not add a way in (a passkey, an API key).
- */
-export async function signedInRecently(db: Db, sessionHash: string, now: Date): Promise<boolean> {
-  const started = await sessionStartedAt(db, sessionHash);
-  return started !== undefined && now.getTime() - started.getTime() <= RECENT_SIGN_IN_MS;
 }
 
 /** What happens elsewhere when accounts are deactivated (an API key's creator: their keys are revoked). */

@@ -203,6 +203,20 @@ describe("/api/employer/api-keys", () => {
     expect(audit).toMatchObject({ outcome: "success", target: String(leaversKey.id) });
     expect(audit?.detail).toMatchObject({ reason: "creator deactivated" });
 
+    // Erasing a superuser is deactivating them: their keys are revoked too.
+    const third = await createUser(t, {
+      role: "superuser",
+      organisationId: employer.org.id,
+      email: `third@${employer.domain}`,
+    });
+    const thirdsKey = (
+      await create(await signIn(t, third.email), { name: "Third's key", scopes: ["activity:read"] })
+    ).json();
+    expect((await v1(thirdsKey.key)).statusCode).toBe(200);
+    expect((await admin.post(`/api/admin/accounts/${third.id}/erase`)).statusCode).toBe(200);
+    expect((await v1(thirdsKey.key)).statusCode).toBe(401);
+    expect((await auditRows(t, AUDIT_ACTIONS.revokeApiKey))[0]).toMatchObject({ target: String(thirdsKey.id) });
+
     // The admin deactivates the employer: the whole organisation goes, and so do its keys.
     const gone = await admin.post(`/api/admin/deactivate-employer/${employer.user.id}`);
     expect(gone.statusCode, gone.body).toBe(200);

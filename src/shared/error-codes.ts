@@ -75,7 +75,6 @@ export const ERROR_CODES = {
   apiKeyInvalid: "api.key_invalid",
   apiScopeMissing: "api.scope_missing",
   apiEmployeeNotFound: "api.employee_not_found",
-  apiCursorInvalid: "api.cursor_invalid",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -215,6 +215,8 @@ export const auditLog = pgTable(
     index("audit_log_actor_at_idx").on(t.actorId, t.at),
     /** the admin's audit filter by actor e-mail */
     index("audit_log_actor_email_at_id_idx").on(t.actorEmail, t.at, t.id),
+    /** the organisation's audit cursor (GET /api/v1/audit) */
+    index("audit_log_org_position_idx").on(t.organisationId, t.position),
     index("audit_log_action_at_id_idx").on(t.action, t.at, t.id),
   ],
 );
@@ -319,9 +321,14 @@ export const callReports = pgTable(
     note: text("note"),
     /** when the organisation's superusers were told about it */
     mailedAt: ts("mailed_at"),
+    /** the report's feed position (GET /api/v1/reports), given only once the transaction that wrote it ended */
+    position: bigint("position", { mode: "number" }),
   },
   (t) => [
     index("call_reports_org_at_idx").on(t.organisationId, t.at, t.id),
+    uniqueIndex("call_reports_position_key").on(t.position),
+    index("call_reports_unpositioned_idx").on(t.id).where(sql`${t.position} is null`),
+    index("call_reports_org_position_idx").on(t.organisationId, t.position),
     index("call_reports_unmailed_idx")
       .on(t.organisationId)
       .where(sql`${t.mailedAt} is null and ${t.organisationId} is not null`),
@@ -458,6 +465,40 @@ export const auditCheckpoints = pgTable(
 
 /** Feed positions of audit events (and, through them, the cursors and the chain): never reused. */
 export const auditFeedPosition = pgSequence("audit_feed_position");
+
+/** Feed positions of reported calls (GET /api/v1/reports): given after commit, never reused. */
+export const reportFeedPosition = pgSequence("report_feed_position");
+
+/** An organisation's API keys for /api/v1 (features/api-keys): only an HMAC of the key is kept. */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: serial("id").primaryKey(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    name: text("name").notNull(),
+    scopes: text("scopes").array().notNull(),
+    /** the public start of the key (`cpk_` and 8 characters), shown in lists and used to find the key */
+    prefix: text("prefix").notNull(),
+    /** HMAC-SHA256 of the whole key under APP_SECRET */
+    keyHash: text("key_hash").notNull(),
+    createdBy: integer("created_by")
+      .notNull()
+      .references(() => users.id),
+    createdAt: ts("created_at").notNull(),
+    lastUsedAt: ts("last_used_at"),
+    revokedAt: ts("revoked_at"),
+    /** when each kind of use (a scope) was last audited: use is audited at most hourly per kind */
+    useAudited: jsonb("use_audited").$type<Record<string, string>>().notNull().default({}),
+  },
+  (t) => [
+    uniqueIndex("api_keys_prefix_key").on(t.prefix),
+    index("api_keys_org_idx").on(t.organisationId),
+    index("api_keys_creator_idx").on(t.createdBy),
+    check("api_keys_name_length", sql`length(${t.name}) between 1 and 100`),
+  ],
+);
 
 /**
  * An organisation's OpenID Connect connection (features/sso). The client secret is sealed under APP_SECRET,

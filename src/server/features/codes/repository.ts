@@ -222,3 +222,21 @@ export async function codesOfUser(db: Db, userId: number) {
 export async function deleteCodesOf(db: Executor, userId: number) {
   await db.delete(identityCodes).where(eq(identityCodes.userId, userId));
 }
+
+/**
+ * A code of any employee of one organisation, with its owner (an integration's view: GET /api/v1/codes/:id);
+ * null for another organisation's code or an unknown id.
+ */
+export async function findOrganisationCode(
+  db: Db,
+  id: number,
+  organisationId: number,
+): Promise<(CodeStatusRow & { user_id: number }) | null> {
+  const rows = await db.prepared<CodeStatusRow & { user_id: number }>(
+    "codes_status_org",
+    sql`select ic.id, ic.expires_at, ic.used_at, ic.verified_host, ic.user_id from identity_codes ic
+      join users u on u.id = ic.user_id
+      where ic.id = ${id}::bigint and u.organisation_id = ${organisationId}::int`,
+  );
+  return rows[0] ?? null;
+}

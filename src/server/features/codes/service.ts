@@ -118,3 +118,13 @@ export function statusOf(row: repo.CodeStatusRow, now: Date): CodeStatus {
     site: row.used_at ? row.verified_host : null,
   };
 }
+
+/** A code of one organisation's employees as an integration sees it, with its owner; 404 for any other. */
+export async function organisationCodeStatus(
+  deps: Deps,
+  input: { id: number; organisationId: number },
+): Promise<CodeStatus & { ownerId: number }> {
+  const row = await repo.findOrganisationCode(deps.db, input.id, input.organisationId);
+  if (!row) throw codesErrors.codeNotFound();
+  return { ...statusOf(row, deps.clock.now()), ownerId: row.user_id };
+}

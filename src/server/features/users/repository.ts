@@ -239,7 +239,13 @@ export async function deactivateEmployee(db: Db, organisationId: number, id: num
  * deactivated (the employer included), or undefined when `id` is no such employer.
  */
 export async function deactivateEmployer(db: Db, id: number, now: Date) {
-  const rows = await db.rows<{ id: number; email: string; organisation_id: number | null; count: number }>(
+  const rows = await db.rows<{
+    id: number;
+    email: string;
+    organisation_id: number | null;
+    count: number;
+    ids: number[];
+  }>(
     sql`
       with employer as (
         select id, email, organisation_id from ${users}
@@ -255,11 +261,18 @@ export async function deactivateEmployer(db: Db, id: number, now: Date) {
       ), unlinked as (
         delete from ${ssoLinks} where user_id in (select id from gone)
       )
-      select e.id, e.email, e.organisation_id, (select count(*) from gone) as count from employer e`,
+      select e.id, e.email, e.organisation_id, (select count(*) from gone) as count,
+        (select coalesce(array_agg(id), '{}') from gone) as ids from employer e`,
   );
   const row = rows[0];
   return row
-    ? { id: Number(row.id), email: row.email, organisationId: row.organisation_id, count: Number(row.count) }
+    ? {
+        id: Number(row.id),
+        email: row.email,
+        organisationId: row.organisation_id,
+        count: Number(row.count),
+        ids: row.ids.map(Number),
+      }
     : undefined;
 }
 

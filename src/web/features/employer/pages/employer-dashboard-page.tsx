@@ -1,5 +1,6 @@
 import { ACTIVITY_TEXT } from "@shared/activity";
 import { ALERTS_TEXT } from "@shared/alerts";
+import { API_KEY_TEXT } from "@shared/api-keys";
 import { MESSAGES } from "@shared/messages";
 import { REPORTS_TEXT } from "@shared/reports";
 import { SSO_TEXT } from "@shared/sso-texts";
@@ -14,6 +15,7 @@ import { useEmployerDashboard, useOrganisationAudit } from "../api";
 import { AccessCodePanel } from "../components/access-code-panel";
 import { ActivityPanel } from "../components/activity-panel";
 import { AlertsPanel } from "../components/alerts-panel";
+import { ApiKeysPanel } from "../components/api-keys-panel";
 import { EmployeesTable } from "../components/employees-table";
 import { GenerateCodeForm } from "../components/generate-code-form";
 import { ReportedCalls } from "../components/reported-calls";
@@ -144,6 +146,11 @@ export function EmployerDashboardPage() {
           <section className="employer-section" aria-labelledby="webhook-title">
             <h2 id="webhook-title">{WEBHOOK_TEXT.title}</h2>
             <WebhookPanel onChanged={changed} />
+          </section>
+
+          <section className="employer-section" aria-labelledby="api-keys-title">
+            <h2 id="api-keys-title">{API_KEY_TEXT.title}</h2>
+            <ApiKeysPanel onChanged={changed} />
           </section>
 
           <section className="employer-section" aria-labelledby="sso-title">

@@ -3,9 +3,10 @@
  * Shared by the server, the web app and the widget. Keep this module free of zod and other
  * libraries: the widget (5 KB gzip budget) imports it.
  */
+import type { Language } from "./languages";
 
-/** `POST /api/generate-words` */
-export type GeneratedWords = { id: number; words: string[]; expiresAt: string };
+/** `POST /api/generate-words`: `language` is the list the words come from (en, fr, es, it, pt, cs). */
+export type GeneratedWords = { id: number; words: string[]; expiresAt: string; language: Language };
 
 /** `GET /api/codes/:id` and the data of its events: `site` is the host it was verified on, or null. */
 export type CodeStatus = {
@@ -50,6 +51,7 @@ export const CODES_TEXT = {
   wordsTooLong: `The words must be at most ${VERIFY_WORDS_MAX_LENGTH} characters.`,
   codeNotFound: "No such code.",
   tooManyStreams: "Too many open code status streams. Close a tab and try again.",
+  unknownLanguage: "The language must be one of en, fr, es, it, pt, cs.",
 
   // /dashboard
   dashboardTitle: "Generate Identity Code",
@@ -76,6 +78,8 @@ export const CODES_TEXT = {
 
   // /in-a-call
   inACallTitle: "In a call?",
+  /** /dashboard: the select of the language the code's words are drawn in */
+  customerLanguage: "Customer's language",
 } as const;
 
 /** Texts of the embeddable widget. */

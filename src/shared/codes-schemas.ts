@@ -24,7 +24,7 @@ export const verifyBody = z.object({
 /** `POST /api/generate-words` (body optional): the customer's language, whose word list the code is drawn from. */
 export const generateWordsBody = z
   .object({ language: z.enum(LANGUAGES, { error: CODES_TEXT.unknownLanguage }).optional() })
-  .optional();
+  .nullish();
 
 export const clientInfoAnswer = z.object({ fullName: z.string(), companyName: z.string(), website: z.string() });
 

@@ -10,7 +10,8 @@ function leaves(value: unknown, prefix = ""): Map<string, string> {
   const out = new Map<string, string>();
   if (typeof value === "string") out.set(prefix, value);
   else if (value && typeof value === "object")
-    for (const [k, v] of Object.entries(value)) for (const [p, t] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(p, t);
+    for (const [k, v] of Object.entries(value))
+      for (const [p, t] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(p, t);
   return out;
 }
 
@@ -19,23 +20,29 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
 describe("the catalogues", () => {
   const english = leaves(CATALOGUES.en);
 
-  it.each(LANGUAGES)("%s has every key of English, no other, each a non-blank text with English's placeholders", (language) => {
-    const texts = leaves(CATALOGUES[language]);
-    expect([...texts.keys()].sort()).toEqual([...english.keys()].sort());
-    for (const [key, text] of texts) {
-      expect(text.trim(), `${language} ${key}`).not.toBe("");
-      expect(text, `${language} ${key}`).toBe(text.trim());
-      expect(placeholders(text), `${language} ${key}`).toEqual(placeholders(english.get(key) ?? ""));
-    }
-  });
+  it.each(LANGUAGES)(
+    "%s has every key of English, no other, each a non-blank text with English's placeholders",
+    (language) => {
+      const texts = leaves(CATALOGUES[language]);
+      expect([...texts.keys()].sort()).toEqual([...english.keys()].sort());
+      for (const [key, text] of texts) {
+        expect(text.trim(), `${language} ${key}`).not.toBe("");
+        expect(text, `${language} ${key}`).toBe(text.trim());
+        expect(placeholders(text), `${language} ${key}`).toEqual(placeholders(english.get(key) ?? ""));
+      }
+    },
+  );
 
-  it.each(LANGUAGES.filter((l) => l !== "en"))("%s is translated: no widget or page text is left in English", (language) => {
-    const texts = leaves(CATALOGUES[language]);
-    for (const [key, text] of texts) {
-      // The placeholders-only lines ("Verified: {name} ({domain})") differ by their first word.
-      expect(text, `${language} ${key}`).not.toBe(english.get(key));
-    }
-  });
+  it.each(LANGUAGES.filter((l) => l !== "en"))(
+    "%s is translated: no widget or page text is left in English",
+    (language) => {
+      const texts = leaves(CATALOGUES[language]);
+      for (const [key, text] of texts) {
+        // The placeholders-only lines ("Verified: {name} ({domain})") differ by their first word.
+        expect(text, `${language} ${key}`).not.toBe(english.get(key));
+      }
+    },
+  );
 
   it("keeps every English text exactly as the widget, the report form and the loader showed it", () => {
     const en = CATALOGUES.en.widget;
@@ -45,7 +52,9 @@ describe("the catalogues", () => {
     expect(en.button).toBe(WIDGET_TEXT.button);
     expect(en.checking).toBe(WIDGET_TEXT.checking);
     expect(fillIn(en.verified, { name: "Ann Lee" })).toBe(WIDGET_TEXT.verified("Ann Lee", ""));
-    expect(fillIn(en.verifiedCompany, { name: "Ann Lee", company: "Acme" })).toBe(WIDGET_TEXT.verified("Ann Lee", "Acme"));
+    expect(fillIn(en.verifiedCompany, { name: "Ann Lee", company: "Acme" })).toBe(
+      WIDGET_TEXT.verified("Ann Lee", "Acme"),
+    );
     expect(fillIn(en.verifiedCompanyDomain, { name: "Ann Lee", company: "Acme", domain: "acme.example" })).toBe(
       "Verified: Ann Lee from Acme (acme.example)",
     );
@@ -66,7 +75,9 @@ describe("the catalogues", () => {
   });
 
   it("fills placeholders with the values as they are", () => {
-    expect(fillIn("Vérifié : {name} — {company}", { name: "$& {name}", company: "A&B" })).toBe("Vérifié : $& {name} — A&B");
+    expect(fillIn("Vérifié : {name} — {company}", { name: "$& {name}", company: "A&B" })).toBe(
+      "Vérifié : $& {name} — A&B",
+    );
     expect(widgetTexts("xx")).toBe(CATALOGUES.en.widget);
   });
 });

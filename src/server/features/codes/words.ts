@@ -31,15 +31,16 @@ export function foldWord(word: string): string {
   return word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
-type Index = { byWord: Map<string, string>; byPrefix: Map<string, string> };
+type Entry = { word: string; folded: string };
+type Index = { byWord: Map<string, string>; byPrefix: Map<string, Entry> };
 
-/** Per language: folded word → list word; folded first four letters → list word (words of 4+ letters). */
+/** Per language: folded word → list word; folded first four letters → the word (words of 4+ letters). */
 const INDEX = Object.fromEntries(
   LANGUAGES.map((language) => {
-    const words = WORD_LISTS[language];
+    const entries = WORD_LISTS[language].map((word) => ({ word, folded: foldWord(word) }));
     const index: Index = {
-      byWord: new Map(words.map((w) => [foldWord(w), w])),
-      byPrefix: new Map(words.filter((w) => foldWord(w).length >= 4).map((w) => [foldWord(w).slice(0, 4), w])),
+      byWord: new Map(entries.map((e) => [e.folded, e.word])),
+      byPrefix: new Map(entries.filter((e) => e.folded.length >= 4).map((e) => [e.folded.slice(0, 4), e])),
     };
     return [language, index];
   }),
@@ -64,8 +65,8 @@ function resolveWord(index: Index, token: string): string | undefined {
   const whole = index.byWord.get(token);
   if (whole) return whole;
   if (token.length < 4) return undefined;
-  const word = index.byPrefix.get(token.slice(0, 4));
-  return word && foldWord(word).startsWith(token) ? word : undefined;
+  const entry = index.byPrefix.get(token.slice(0, 4));
+  return entry?.folded.startsWith(token) ? entry.word : undefined;
 }
 
 /** The words of `tokens` in one language, or null unless every token maps within that language's list. */

@@ -46,9 +46,9 @@ export const inACall: InACallTexts = {
     "Demandez à votre interlocuteur son code d'identité de trois mots. Il le crée dans CallProof ; le code n'est valable qu'une minute, et une seule fois.",
     "Saisissez les trois mots dans le champ de cette page (ou dans le module CallProof du site officiel de l'organisation), puis appuyez sur Vérifier.",
     "Si la réponse est « Vérifié », contrôlez que le nom et l'organisation sont bien ceux que votre interlocuteur vous a donnés.",
-    "Si le code n'est pas valable, ou si votre interlocuteur refuse d'en donner un, raccrochez. Rappelez l'organisation à un numéro que vous trouvez vous-même, par exemple sur son site officiel ou sur votre relevé de compte.",
+    "Si le code n'est pas valable, ou si votre interlocuteur refuse d'en donner un, raccrochez. Rappelez l'organisation à un numéro que vous avez trouvé vous-même, par exemple sur son site officiel ou sur votre relevé de compte.",
   ],
-  note: "Un véritable interlocuteur n'a jamais besoin de votre mot de passe, de votre code PIN ni de vos codes à usage unique, et ne voit aucun inconvénient à ce que vous vérifiiez.",
+  note: "Une personne qui vous appelle vraiment de la part d'une organisation n'a jamais besoin de votre mot de passe, de votre code PIN ni de vos codes à usage unique, et ne verra aucun inconvénient à ce que vous vérifiiez.",
   widgetRegion: "Vérifier qui vous appelle",
   languageLabel: "Langue",
 };

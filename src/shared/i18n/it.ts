@@ -29,7 +29,7 @@ export const widget: WidgetTexts = {
   failed: "Non è stato possibile inviare la segnalazione. Riprovi più tardi.",
   empty: "Compili almeno un campo.",
   reportsTooMany: "Troppe segnalazioni dalla sua rete. Riprovi più tardi.",
-  callerNumber: "Il numero da cui l'hanno chiamata",
+  callerNumber: "Il numero da cui è arrivata la chiamata",
   claimedName: "Il nome dichiarato da chi chiamava",
   note: "Che cosa le hanno chiesto",
 };
@@ -46,7 +46,7 @@ export const inACall: InACallTexts = {
     "Chieda a chi chiama il suo codice di identità di tre parole. Lo crea in CallProof; vale un minuto e una sola volta.",
     "Scriva le tre parole nella casella di questa pagina (o nel riquadro CallProof sul sito ufficiale dell'organizzazione) e prema Verifica.",
     "Se compare «Verificato», controlli che il nome e l'organizzazione siano quelli che le ha detto chi chiama.",
-    "Se il codice non è valido, o chi chiama non vuole fornirne uno, riattacchi. Richiami l'organizzazione a un numero trovato da lei, per esempio sul suo sito ufficiale o sull'estratto conto.",
+    "Se il codice non è valido, o chi chiama non vuole fornirne uno, riattacchi. Richiami l'organizzazione a un numero che trova da sé, per esempio sul suo sito ufficiale o sull'estratto conto.",
   ],
   note: "Chi chiama davvero per conto di un'organizzazione non ha mai bisogno della sua password, del PIN o dei codici monouso, e non ha nulla in contrario se lei verifica.",
   widgetRegion: "Verifichi chi la sta chiamando",

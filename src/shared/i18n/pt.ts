@@ -46,7 +46,7 @@ export const inACall: InACallTexts = {
     "Peça a quem liga o código de identidade de três palavras. É criado no CallProof; funciona durante um minuto e uma única vez.",
     "Escreva as três palavras na caixa desta página (ou na caixa do CallProof no site oficial da organização) e carregue em Verificar.",
     "Se aparecer «Verificado», confirme que o nome e a organização são os que a pessoa lhe deu.",
-    "Se o código não for válido, ou se a pessoa não lho quiser dar, desligue. Ligue para a organização para um número que encontre por si, por exemplo no site oficial ou no seu extrato.",
+    "Se o código não for válido, ou se a pessoa não lho quiser dar, desligue. Ligue para a organização através de um número que encontre por si, por exemplo no site oficial ou no seu extrato.",
   ],
   note: "Quem liga de verdade nunca precisa da sua palavra-passe, do seu PIN nem de códigos de utilização única, e não se importa que confirme.",
   widgetRegion: "Verificar quem está a ligar",

@@ -11,7 +11,8 @@ import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { WORD_LISTS } from "@server/features/codes/words";
-import { CODES_TEXT, WIDGET_TEXT } from "@shared/codes";
+import { CODES_TEXT, loaderSnippet, WIDGET_TEXT } from "@shared/codes";
+import { UI_TIMING } from "@shared/constants";
 import { CATALOGUES, fillIn } from "@shared/i18n";
 import { LANGUAGE_NAMES, LANGUAGES } from "@shared/languages";
 import { createOrganisation, storeCode } from "@test/fixtures";
@@ -35,9 +36,19 @@ function startSite(productUrl: string): Promise<Server> {
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><h1>Banque A</h1><div id="callproof-widget"></div>
 <script src="${productUrl}/widget.js" data-target="#callproof-widget" ${attributes} async></script></body></html>`;
+  const loaderPage = (lang: string) =>
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Banque A</title></head><body>
+${loaderSnippet(
+  "http://127.0.0.1:9",
+  UI_TIMING.widgetLoadTries,
+  UI_TIMING.widgetLoadDelayMs,
+  Object.fromEntries(LANGUAGES.map((l) => [l, CATALOGUES[l].loader.loadFailed])),
+)}</body></html>`;
   const routes: Record<string, string> = {
     "/fr": page("en", 'data-lang="fr"'),
     "/es": page("es-ES", ""),
+    // the /download loader, pointed at a product that does not answer (port 9: nothing listens)
+    "/loader-cs": loaderPage("cs-CZ"),
   };
   const s = createServer((req, res) => {
     const body = routes[req.url ?? ""];
@@ -138,6 +149,14 @@ describe("the customer's language", () => {
     await page.getByLabel(es.label).fill("uno dos");
     await page.getByLabel(es.label).press("Enter");
     await expect.poll(() => page.getByRole("status").first().textContent()).toBe(es.threeWords);
+  });
+
+  it("the /download loader says it could not load the widget in the page's language", async () => {
+    const page = await newPage();
+    await page.goto(`${siteUrl}/loader-cs`);
+    await expect
+      .poll(() => page.getByRole("alert").textContent(), { timeout: 10_000 })
+      .toBe(CATALOGUES.cs.loader.loadFailed);
   });
 
   it("/in-a-call?lang=es is Spanish with <html lang=es>, switches language, and passes axe in each", async () => {

@@ -1,12 +1,41 @@
 import { loadCallProofWidget, WIDGET_DEFAULT_TARGET_ID } from "@shared/codes";
 import { UI_TIMING } from "@shared/constants";
-import { inACallTexts, loaderTexts } from "@shared/i18n";
-import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, pickLanguage } from "@shared/languages";
+import * as english from "@shared/i18n/en";
+import type { Catalogue } from "@shared/i18n/types";
+import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, type Language, pickLanguage } from "@shared/languages";
 import { paths } from "@shared/paths";
 import { Page } from "@web/components/ui/page";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import "../components/codes.css";
+
+/** The other languages' texts load only when asked for (English is in the page). */
+const OTHER_LANGUAGES: Record<Exclude<Language, "en">, () => Promise<Catalogue>> = {
+  fr: () => import("@shared/i18n/fr"),
+  es: () => import("@shared/i18n/es"),
+  it: () => import("@shared/i18n/it"),
+  pt: () => import("@shared/i18n/pt"),
+  cs: () => import("@shared/i18n/cs"),
+};
+
+/** The asked language's catalogue once it is there (English meanwhile, and if it cannot load). */
+function useCatalogue(asked: Language): { language: Language; catalogue: Catalogue } {
+  const [shown, setShown] = useState<{ language: Language; catalogue: Catalogue }>({
+    language: DEFAULT_LANGUAGE,
+    catalogue: english,
+  });
+  useEffect(() => {
+    let live = true;
+    const load = asked === "en" ? Promise.resolve(english) : OTHER_LANGUAGES[asked]();
+    load
+      .then((catalogue) => live && setShown({ language: asked, catalogue }))
+      .catch(() => live && setShown({ language: DEFAULT_LANGUAGE, catalogue: english }));
+    return () => {
+      live = false;
+    };
+  }, [asked]);
+  return shown;
+}
 
 /**
  * /in-a-call: what to do when someone calls, and the verification widget itself, in the customer's
@@ -15,8 +44,9 @@ import "../components/codes.css";
  */
 export function InACallPage() {
   const [params] = useSearchParams();
-  const language = pickLanguage([params.get("lang")]) ?? DEFAULT_LANGUAGE;
-  const texts = inACallTexts(language);
+  const { language, catalogue } = useCatalogue(pickLanguage([params.get("lang")]) ?? DEFAULT_LANGUAGE);
+  const texts = catalogue.inACall;
+  const failureText = catalogue.loader.loadFailed;
 
   useEffect(() => {
     if (language === DEFAULT_LANGUAGE) return;
@@ -35,7 +65,7 @@ export function InACallPage() {
       target: `#${WIDGET_DEFAULT_TARGET_ID}`,
       tries: UI_TIMING.widgetLoadTries,
       delayMs: UI_TIMING.widgetLoadDelayMs,
-      failureText: loaderTexts(language).loadFailed,
+      failureText,
       lang: language,
     });
     return () => {
@@ -43,7 +73,7 @@ export function InACallPage() {
       // the widget of the previous language goes with it
       document.getElementById(WIDGET_DEFAULT_TARGET_ID)?.replaceChildren();
     };
-  }, [language]);
+  }, [language, failureText]);
 
   return (
     <div lang={language}>

@@ -18,7 +18,7 @@ export async function postDelivery(
   url: string,
   headers: Record<string, string>,
   body: string,
-  opts: { allowPrivate: boolean; timeoutMs?: number },
+  opts: { allowPrivate: boolean; timeoutMs?: number; connectTimeoutMs?: number },
 ): Promise<SendResult> {
   let target: URL;
   try {
@@ -70,6 +70,19 @@ export async function postDelivery(
         res.on("error", () => resolve({ ok: false, status, error: "the answer was cut off" }));
       },
     );
+    // A receiver that does not accept the connection in time is given up before the whole deadline.
+    const connectTimeoutMs = opts.connectTimeoutMs;
+    if (connectTimeoutMs !== undefined) {
+      req.once("socket", (socket) => {
+        if (!socket.connecting) return;
+        const timer = setTimeout(
+          () => req.destroy(Object.assign(new Error("connect"), { name: "TimeoutError" })),
+          connectTimeoutMs,
+        );
+        socket.once("connect", () => clearTimeout(timer));
+        socket.once("close", () => clearTimeout(timer));
+      });
+    }
     req.on("error", (err: Error & { code?: string }) =>
       resolve({
         ok: false,

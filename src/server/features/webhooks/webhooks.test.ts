@@ -46,6 +46,7 @@ describe("PUT/GET/DELETE /api/employer/webhook", () => {
       url: receiver.url,
       events: ["code.verified", "call.reported", "alert.raised"],
       secretHint: secret.slice(-4),
+      health: { state: "healthy", consecutiveFailures: 0, pausedUntil: null },
     });
     expect(await tableText(t, "webhook_endpoints")).not.toContain(secret.slice(6, 30));
     expect(JSON.stringify(await auditRows(t, AUDIT_ACTIONS.setWebhook))).not.toContain(secret.slice(6, 30));

@@ -29,6 +29,7 @@ export const callReport = z.object({
   id: z.number(),
   at: z.string(),
   site: z.string().nullable(),
+  unverifiedOrigin: z.boolean(),
   callerNumber: z.string().nullable(),
   claimedName: z.string().nullable(),
   note: z.string().nullable(),

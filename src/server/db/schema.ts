@@ -392,6 +392,14 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_org_idx").on(t.organisationId, t.id),
     index("webhook_deliveries_org_due_idx").on(t.organisationId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // the deliveries in flight per endpoint (the fair claim counts them at every claim)
+    index("webhook_deliveries_leased_idx")
+      .on(t.organisationId)
+      .where(sql`${t.status} = 'pending' and ${t.lockedUntil} is not null`),
+    // test events skip the queue: found without reading a dead endpoint's backlog
+    index("webhook_deliveries_test_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending' and ${t.eventType} = 'webhook.test'`),
     check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'delivered', 'failed')`),
   ],
 );

@@ -112,7 +112,7 @@ export async function claimDue(
       select we.organisation_id,
         (case when we.consecutive_failures >= ${rules.probationAfter}::int then 1 else ${rules.perEndpoint}::int end)
           - (select count(*) from webhook_deliveries b
-             where b.organisation_id = we.organisation_id and b.status = 'pending'
+             where b.organisation_id = we.organisation_id and b.status = 'pending' and b.locked_until is not null
                and b.locked_until > ${at}::timestamptz and b.event_type <> 'webhook.test')::int as free
       from webhook_endpoints we
       where we.paused_until is null or we.paused_until <= ${at}::timestamptz

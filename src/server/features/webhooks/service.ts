@@ -138,12 +138,12 @@ export const RETRY_FOR_MS = 24 * 3_600_000;
 const LEASE_MS = 60_000;
 
 /**
- * Fairness and the circuit breaker (docs/security.md, N4): at most 2 deliveries in flight per endpoint;
+ * Fairness and the circuit breaker (docs/security.md, N4): at most 4 deliveries in flight per endpoint;
  * after 5 failures in a row the endpoint is paused as a whole, 1 minute at first, doubling with each
  * further failure up to an hour, and then tried one delivery at a time until one succeeds.
  */
 export const WEBHOOK_FAIRNESS = {
-  perEndpoint: 2,
+  perEndpoint: 4,
   breakerOpensAfter: 5,
   firstPauseMs: 60_000,
   longestPauseMs: 3_600_000,
@@ -161,7 +161,7 @@ export type DeliveryOutcome = "delivered" | "retry" | "failed";
 
 /**
  * Claims up to `limit` due deliveries for this worker, fairly per endpoint (repository `claimDue`): a dead
- * endpoint holds at most 2 of them, and none while its circuit is open.
+ * endpoint holds at most 4 of them, and none while its circuit is open.
  */
 export async function claimDeliveries(deps: Deps, limit: number): Promise<repo.DueDelivery[]> {
   const now = deps.clock.now();

@@ -5,7 +5,7 @@ import { claimDeliveries, deliverOne } from "./service";
 
 /** Due retries are looked for this often; new events and finished deliveries wake the worker at once. */
 const POLL_MS = 2_000;
-/** Deliveries this process has in flight at once (each endpoint holds at most 2 of them: service.ts). */
+/** Deliveries this process has in flight at once (each endpoint holds at most 4 of them: service.ts). */
 export const WORKER_IN_FLIGHT = 32;
 
 /**

@@ -5,7 +5,7 @@ import { buildTestApp, signIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { WEBHOOK_FAIRNESS, WEBHOOK_TIMEOUTS } from "./service";
+import { pauseMs, WEBHOOK_FAIRNESS, WEBHOOK_TIMEOUTS } from "./service";
 
 const ENV = { ...TRUST_PROXY_ENV, NODE_ENV: "test", WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" };
 
@@ -127,6 +127,10 @@ describe("one organisation's dead endpoint never delays another's webhooks", () 
       consecutiveFailures: 0,
       pausedUntil: null,
     });
+  });
+
+  it("pauses 1 minute at first, doubling with each further failure, at most an hour", () => {
+    expect([5, 6, 7, 10, 11, 12, 50].map((n) => pauseMs(n) / 60_000)).toEqual([1, 2, 4, 32, 60, 60, 60]);
   });
 
   it("saving the endpoint again closes its breaker", async () => {

@@ -171,11 +171,6 @@ export async function claimDeliveries(deps: Deps, limit: number): Promise<repo.D
   });
 }
 
-/** Claims the due deliveries and sends each once (in parallel), waiting for all. Returns each outcome. */
-export async function deliverDue(deps: Deps, batch = 20): Promise<DeliveryOutcome[]> {
-  return Promise.all((await claimDeliveries(deps, batch)).map((d) => deliverOne(deps, d)));
-}
-
 /** One attempt: sent, or refused with a reason (a secret that no longer opens, e.g. after APP_SECRET changed, included). */
 async function attempt(deps: Deps, d: repo.DueDelivery) {
   if (!d.url || !d.secret_sealed) return { ok: false, status: null, error: "the endpoint was removed" } as const;

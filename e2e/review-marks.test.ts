@@ -17,7 +17,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
 
-const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1" });
+const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1", OUTBOUND_ALLOWED_HOSTS: "loopback" });
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 

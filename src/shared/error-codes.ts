@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   emailDomainFixed: "sites.email_domain_fixed",
   webhookInvalidUrl: "webhooks.invalid_url",
   webhookNoEndpoint: "webhooks.no_endpoint",
+  webhookNeedsRecentSignIn: "webhooks.recent_sign_in_required",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -156,7 +156,7 @@ export async function claimDue(
 /**
  * The circuit breaker's bookkeeping after an attempt to the organisation's endpoint: a success closes it
  * (no failures in a row, not paused); a failure counts one more in a row and, from `openAfter` on, pauses
- * the endpoint as a whole for `pauseMs(failures)`. Returns the endpoint's state, or null without one.
+ * the endpoint as a whole for `pauseMs(failures)`. Returns the endpoint's state (null for a failure without one).
  */
 export async function recordEndpointOutcome(
   db: Db,
@@ -164,15 +164,15 @@ export async function recordEndpointOutcome(
   p: { ok: boolean; now: Date; openAfter: number; pauseMs: (failures: number) => number },
 ): Promise<{ consecutiveFailures: number; pausedUntil: Date | null } | null> {
   if (p.ok) {
-    const [row] = await db
+    await db
       .update(webhookEndpoints)
       .set({ consecutiveFailures: 0, pausedUntil: null })
-      .where(eq(webhookEndpoints.organisationId, organisationId))
-      .returning({
-        consecutiveFailures: webhookEndpoints.consecutiveFailures,
-        pausedUntil: webhookEndpoints.pausedUntil,
-      });
-    return row ?? null;
+      // (a healthy endpoint's row is left as it is: no write per delivery)
+      .where(
+        sql`${webhookEndpoints.organisationId} = ${organisationId}
+          and (${webhookEndpoints.consecutiveFailures} > 0 or ${webhookEndpoints.pausedUntil} is not null)`,
+      );
+    return { consecutiveFailures: 0, pausedUntil: null };
   }
   const [counted] = await db
     .update(webhookEndpoints)

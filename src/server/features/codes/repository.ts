@@ -92,7 +92,8 @@ export async function consumeCode(
   db: Db,
   p: {
     limit: Limit;
-    codeHash: string;
+    /** The hashes the typed words may stand for (one per word list); none matches nothing. */
+    codeHashes: readonly string[];
     now: Date;
     scope: SiteScope;
     origin: string | null;
@@ -126,7 +127,10 @@ export async function consumeCode(
         from identity_codes ic
         join users u on u.id = ic.user_id
         left join organisations o on o.id = u.organisation_id
-        where ic.code_hash = ${p.codeHash}::text
+        where ic.code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
+        -- of several candidates (one per word list), a live one first
+        order by (ic.used_at is null and ic.expires_at > ${now}::timestamptz) desc
+        limit 1
       ),
       used as (
         update identity_codes ic set used_at = ${now}::timestamptz, verified_host = ${p.originHost}::text

@@ -82,8 +82,8 @@ export async function verifyWords(
   try {
     row = await repo.consumeCode(deps.db, {
       limit,
-      // Text that is not three list words still counts as a look-up; "" matches no stored hash.
-      codeHash: words ? codeHash(deps.config.appSecret, words) : "",
+      // Text that is not three list words still counts as a look-up; no hash matches nothing.
+      codeHashes: words ? [codeHash(deps.config.appSecret, words)] : [],
       now,
       scope: siteScope(input.origin, deps.config.publicOrigin),
       origin: input.origin ?? null,

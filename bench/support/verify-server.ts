@@ -5,7 +5,8 @@
  *   BENCH_ENGINE=pglite | postgres   (postgres needs BENCH_DATABASE_URL: a fresh database is made on that server)
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildApp } from "@server/app";
@@ -97,10 +98,23 @@ app.post("/bench/baseline-prepared-verify", { schema: { body: verifyBody } }, ba
 // Some live and used codes, so the look-ups search a non-trivial index.
 await seedBench(database);
 
+// BENCH_CPU_PROFILE=file: a V8 CPU profile of the serving alone (not start-up or seeding), written on SIGTERM.
+const profileFile = process.env.BENCH_CPU_PROFILE;
+const profiler = profileFile ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.start");
+}
+
 const url = await app.listen({ port: 0, host: "127.0.0.1" });
 console.log(JSON.stringify({ url, engine }));
 
 process.on("SIGTERM", async () => {
+  if (profiler && profileFile) {
+    const { profile } = await profiler.post("Profiler.stop");
+    writeFileSync(profileFile, JSON.stringify(profile));
+  }
   await app.close();
   await database.close();
   await dropDatabase();

@@ -1,6 +1,7 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
 import { clientInfo as callerOf } from "@server/features/users";
 import { hmac } from "@server/lib/crypto";
+import { HttpError } from "@server/lib/errors";
 import { originHost, siteScope } from "@server/lib/origin";
 import { retryAfterSeconds } from "@server/lib/rate-limit";
 import type { ClientInfo, CodeStatus, GeneratedWords, VerifyAnswer } from "@shared/codes";
@@ -78,23 +79,27 @@ export async function verifyWords(
     limit: IDENTITY_CODE.lookupsPerWindow,
     windowMs: IDENTITY_CODE.lookupWindowMs,
   };
+  const lookUp = {
+    // Text that is not three list words still counts as a look-up; no hash matches nothing.
+    codeHashes: words ? [codeHash(deps.config.appSecret, words)] : [],
+    now,
+    scope: siteScope(input.origin, deps.config.publicOrigin),
+    origin: input.origin ?? null,
+    originHost: originHost(input.origin),
+    ip: actor.ip,
+  };
   let row: repo.VerifyRow;
   try {
-    row = await repo.consumeCode(deps.db, {
-      limit,
-      // Text that is not three list words still counts as a look-up; no hash matches nothing.
-      codeHashes: words ? [codeHash(deps.config.appSecret, words)] : [],
-      now,
-      scope: siteScope(input.origin, deps.config.publicOrigin),
-      origin: input.origin ?? null,
-      originHost: originHost(input.origin),
-      ip: actor.ip,
-    });
+    // Almost every look-up ends with the first statement: counted, audited, not a consumable code.
+    const first = await repo.lookUpCode(deps.db, { ...lookUp, limit });
+    if (!first.allowed) throw codesErrors.tooManyLookups(retryAfterSeconds(first.oldest, limit.windowMs, now));
+    if (!first.candidate) return { verified: false, message: MESSAGES.codeNotVerified };
+    row = await repo.consumeCode(deps.db, lookUp);
   } catch (err) {
+    if (err instanceof HttpError) throw err;
     deps.log.error({ err, requestId: actor.requestId }, "identity code look-up failed");
     throw codesErrors.verifyUnavailable();
   }
-  if (!row.allowed) throw codesErrors.tooManyLookups(retryAfterSeconds(row.oldest, limit.windowMs, now));
   if (!row.verified) return { verified: false, message: MESSAGES.codeNotVerified };
   return {
     verified: true,

@@ -49,6 +49,7 @@ async function productStatement(hashes: string[]) {
   const { key, ip } = lookup();
   await lookUpCode(fake, {
     limit: limit(key),
+    networkLimit: null,
     codeHashes: hashes,
     now: new Date(),
     scope: "any",
@@ -156,6 +157,7 @@ async function profile(engine: "pglite" | "postgres") {
           const { key, ip } = lookup();
           await lookUpCode(db, {
             limit: limit(key),
+            networkLimit: null,
             codeHashes: [randomHash()],
             now: new Date(),
             scope: "any",

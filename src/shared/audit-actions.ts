@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = {
   raiseAlert: "alerts.raise",
   eraseAccount: "admin.erase-account",
   exportAccount: "account.export",
+  codeGuessingAlert: "code.guessing-alert",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ipKey } from "./ip";
+import { ipKey, ipNetwork48 } from "./ip";
 
 describe("rate-limit key of a client address", () => {
   it("keeps IPv4 as it is, also when mapped into IPv6", () => {
@@ -13,5 +13,16 @@ describe("rate-limit key of a client address", () => {
     expect(ipKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
     expect(ipKey("::1")).toBe("0:0:0:0::/64");
     expect(ipKey("2001:db8:1:3::1")).not.toBe(ipKey("2001:db8:1:2::1"));
+  });
+});
+
+describe("the /48 of a client address", () => {
+  it("is the first three groups of IPv6, however written; none for IPv4", () => {
+    expect(ipNetwork48("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1::/48");
+    expect(ipNetwork48("2001:0DB8:0001:ffff::1")).toBe("2001:db8:1::/48");
+    expect(ipNetwork48("2001:db8::1")).toBe("2001:db8:0::/48");
+    expect(ipNetwork48("2001:db8:2::1")).not.toBe(ipNetwork48("2001:db8:1::1"));
+    expect(ipNetwork48("203.0.113.7")).toBeNull();
+    expect(ipNetwork48("::ffff:203.0.113.7")).toBeNull();
   });
 });

@@ -20,6 +20,15 @@ export function ipKey(ip: string): string {
 }
 
 /**
+ * The coarser key of an IPv6 client: its /48 (one site's allocation, 65,536 /64s), so that one network
+ * cannot multiply a per-/64 budget by its number of /64s. Null for IPv4 and IPv4-mapped addresses.
+ */
+export function ipNetwork48(ip: string): string | null {
+  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip) || !isIPv6(ip)) return null;
+  return `${ipKey(ip).split(":").slice(0, 3).join(":")}::/48`;
+}
+
+/**
  * `ipKey` in SQL, for counting distinct clients over stored addresses: IPv4 as is, IPv6 by its /64
  * (IPv4-mapped IPv6 as its IPv4). `ip` is an expression of type text holding an address or a cut prefix.
  */

@@ -1,6 +1,7 @@
 import type { Db, Executor } from "@server/db/client";
 import { identityCodes } from "@server/db/schema";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import { ipKeySql } from "@server/lib/ip";
 import type { SiteScope } from "@server/lib/origin";
 import { auditsRefusalSql, hitStatement, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -98,13 +99,24 @@ function scopeParams(scope: SiteScope) {
  * `consumeCode` does the rest. Keeping the common, failing case to this small statement is what
  * makes the look-up cheaper than a naive server's three (bench/README.md).
  */
-export async function lookUpCode(db: Db, p: LookUp & { limit: Limit }): Promise<LookUpRow> {
+export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimit: Limit | null }): Promise<LookUpRow> {
   const now = iso(p.now);
   const { anySite, hosts } = scopeParams(p.scope);
+  // IPv4 clients have no network budget: the same statement, with a hit that never counts.
+  const network = p.networkLimit ?? { key: "", limit: 1, windowMs: p.limit.windowMs };
   const rows = await db.prepared<LookUpRow>(
     "codes_lookup",
     sql`
-      with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
+      with client as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
+      -- the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not
+      -- use up its neighbours' budget
+      network as (${hitStatement(network.key, network.limit, network.windowMs, p.now, sql`${network.key}::text <> '' and (select allowed from client)`)}),
+      rl as (
+        select client.allowed and coalesce(network.allowed, true) as allowed,
+          case when client.allowed then network.oldest else client.oldest end as oldest,
+          case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
+        from client left join network on true
+      ),
       -- at most one code: LIMIT 1 keeps the plan's estimate the same whatever the parameters, so the
       -- prepared statement keeps its generic plan instead of being planned afresh on every call
       ic as (
@@ -250,6 +262,19 @@ export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
   const row = rows[0];
   if (!row) throw new Error("verify statement returned no row");
   return row;
+}
+
+/**
+ * Failed look-ups in (from, to] across the platform, and from how many clients (IPv4 addresses, IPv6
+ * /64s), read from their audit rows (the look-up's own index on action and time).
+ */
+export async function failedLookupsBetween(db: Db, from: Date, to: Date) {
+  const rows = await db.rows<{ failures: number; clients: number }>(sql`
+    select count(*)::int as failures, count(distinct ${ipKeySql(sql`ip`)})::int as clients
+    from audit_log
+    where action = ${AUDIT_ACTIONS.verifyCode} and outcome = 'failure'
+      and at > ${iso(from)}::timestamptz and at <= ${iso(to)}::timestamptz`);
+  return rows[0] ?? { failures: 0, clients: 0 };
 }
 
 export type CodeStatusRow = { id: number; expires_at: Date; used_at: Date | null; verified_host: string | null };

@@ -2,6 +2,7 @@ import { type Actor, type Deps, signedIn } from "@server/context";
 import { clientInfo as callerOf } from "@server/features/users";
 import { hmac } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
+import { ipNetwork48 } from "@server/lib/ip";
 import { originHost, siteScope } from "@server/lib/origin";
 import { retryAfterSeconds } from "@server/lib/rate-limit";
 import type { ClientInfo, CodeStatus, GeneratedWords, VerifyAnswer } from "@shared/codes";
@@ -79,6 +80,15 @@ export async function verifyWords(
     limit: IDENTITY_CODE.lookupsPerWindow,
     windowMs: IDENTITY_CODE.lookupWindowMs,
   };
+  // IPv6: also a budget for the client's /48, which holds 65,536 /64s (issue 18 N12)
+  const network = ipNetwork48(actor.ip);
+  const networkLimit = network
+    ? {
+        key: `codes-verify:net:${network}`,
+        limit: IDENTITY_CODE.lookupsPerNetworkPerWindow,
+        windowMs: IDENTITY_CODE.lookupWindowMs,
+      }
+    : null;
   const lookUp = {
     // Text that is not three list words still counts as a look-up; no hash matches nothing.
     codeHashes: words ? [codeHash(deps.config.appSecret, words)] : [],
@@ -91,7 +101,7 @@ export async function verifyWords(
   let row: repo.VerifyRow;
   try {
     // Almost every look-up ends with the first statement: counted, audited, not a consumable code.
-    const first = await repo.lookUpCode(deps.db, { ...lookUp, limit });
+    const first = await repo.lookUpCode(deps.db, { ...lookUp, limit, networkLimit });
     if (!first.allowed) throw codesErrors.tooManyLookups(retryAfterSeconds(first.oldest, limit.windowMs, now));
     if (!first.candidate) return { verified: false, message: MESSAGES.codeNotVerified };
     row = await repo.consumeCode(deps.db, lookUp);

@@ -117,11 +117,18 @@ export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimi
           case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
         from client left join network on true
       ),
-      -- at most one code: LIMIT 1 keeps the plan's estimate the same whatever the parameters, so the
-      -- prepared statement keeps its generic plan instead of being planned afresh on every call
+      -- at most one code of the candidates, a live one first (the second branch runs only if the first
+      -- found none). Each LIMIT 1 keeps the plan's estimate the same whatever the parameters, so the
+      -- prepared statement keeps its generic plan instead of being planned afresh on every call.
       ic as (
-        select id, user_id, expires_at, used_at from identity_codes
-        where code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
+        (select id, user_id, expires_at, used_at from identity_codes
+          where code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
+            and used_at is null and expires_at > ${now}::timestamptz
+          limit 1)
+        union all
+        (select id, user_id, expires_at, used_at from identity_codes
+          where code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
+          limit 1)
         limit 1
       ),
       c as (

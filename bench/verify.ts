@@ -4,7 +4,7 @@
  * request (X-Forwarded-For behind TRUST_PROXY). The server runs in a child process.
  *   npm run bench -- verify                                                        (PGlite only)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- verify   (PGlite, then PostgreSQL)
- * BENCH_SECONDS (default 10) per run; each route runs twice, alternating, after a warm-up.
+ * BENCH_SECONDS (default 10) per run; each route runs BENCH_ROUNDS times (default 2), alternating, after a warm-up.
  * Targets (issue 19): product ÷ baseline ≥ 1.5x on PGlite and ≥ 1.2x on PostgreSQL, product p99 ≤ 40 ms,
  * in the same run; the script exits 1 when one is missed. The load average is printed with each engine:
  * on the shared 2-core machine absolute figures move a lot, the ratio much less.
@@ -20,6 +20,8 @@ import { lookupRequest } from "./support/lookups";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Rounds of the three routes, alternating (more rounds even out a busy machine's swings). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 32;
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 const TARGETS = { pglite: 1.5, postgres: 1.2 } as const;
@@ -74,7 +76,7 @@ async function bench(engine: "pglite" | "postgres") {
     };
     for (const route of Object.values(routes)) await load(url, route, 2);
     const results: Record<string, autocannon.Result[]> = { product: [], baseline: [], prepared: [] };
-    for (let round = 0; round < 2; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       for (const [name, route] of Object.entries(routes)) results[name]?.push(await load(url, route, SECONDS));
     }
     const summary = (name: string, rs: autocannon.Result[]): Row => ({
@@ -105,7 +107,7 @@ async function bench(engine: "pglite" | "postgres") {
 }
 
 console.log(
-  `verify benchmark: ${CONNECTIONS} connections, ${SECONDS} s per run, 2 runs per route (reported: mean req/s, worst p50/p99)\n`,
+  `verify benchmark: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} runs per route (reported: mean req/s, worst p50/p99)\n`,
 );
 let allOk = await bench("pglite");
 if (databaseUrl) allOk = (await bench("postgres")) && allOk;

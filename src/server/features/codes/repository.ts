@@ -272,9 +272,21 @@ export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
 }
 
 /**
- * Failed look-ups in (from, to] across the platform, and from how many clients (IPv4 addresses, IPv6
- * /64s), read from their audit rows (the look-up's own index on action and time).
+ * Whether more than `budget` look-ups failed in (from, to] across the platform: reads at most
+ * budget + 1 of their audit rows (the index on action and time), so the check stays cheap under attack.
  */
+export async function failedLookupsExceed(db: Db, from: Date, to: Date, budget: number): Promise<boolean> {
+  const rows = await db.rows<{ n: number }>(sql`
+    select count(*)::int as n from (
+      select 1 from audit_log
+      where action = ${AUDIT_ACTIONS.verifyCode} and outcome = 'failure'
+        and at > ${iso(from)}::timestamptz and at <= ${iso(to)}::timestamptz
+      limit ${budget + 1}::int
+    ) f`);
+  return (rows[0]?.n ?? 0) > budget;
+}
+
+/** Failed look-ups in (from, to] and from how many clients (IPv4 addresses, IPv6 /64s): for an alert. */
 export async function failedLookupsBetween(db: Db, from: Date, to: Date) {
   const rows = await db.rows<{ failures: number; clients: number }>(sql`
     select count(*)::int as failures, count(distinct ${ipKeySql(sql`ip`)})::int as clients

@@ -5,26 +5,25 @@
  *   BENCH_ENGINE=pglite | postgres   (postgres needs BENCH_DATABASE_URL: a fresh database is made on that server)
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildApp } from "@server/app";
 import { loadConfig } from "@server/config";
 import { type Database, openDatabase } from "@server/db/client";
-import { organisations, users } from "@server/db/schema";
 import { codeHash } from "@server/features/codes/service";
 import { parseWords } from "@server/features/codes/words";
 import { rateLimited } from "@server/lib/errors";
-import { siteScope } from "@server/lib/origin";
-import { hitStatement } from "@server/lib/rate-limit";
 import { smtpMailer } from "@server/mail/mailer";
 import { CODES_TEXT } from "@shared/codes";
 import { verifyBody } from "@shared/codes-schemas";
 import { IDENTITY_CODE } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { throwawayPostgres } from "@test/helpers";
-import { type SQL, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
+import { naive, seedBench } from "./naive-verify";
 
 const engine = process.env.BENCH_ENGINE === "postgres" ? "postgres" : "pglite";
 const dataDir = mkdtempSync(path.join(tmpdir(), "callproof-bench-"));
@@ -57,46 +56,36 @@ const app = await buildApp({
 });
 
 /**
- * The baselines: the same work as POST /api/verify done the plain way, as three statements
- * (rate-limit upsert, atomic consume, audit insert) instead of one; `prepared` runs each of the three
- * with a cached plan too, to show what the single statement itself is worth.
+ * The baselines: what a naive server would do for the same request (bench/support/naive-verify.ts), as
+ * three plain statements (rate-limit upsert, atomic consume, audit insert) through the driver's ordinary
+ * query call; `prepared` runs the same three with cached plans, for information.
  */
 function baseline(prepared: boolean) {
   const run = async <T>(label: string, query: SQL): Promise<T[]> =>
     prepared ? app.deps.db.prepared<T>(label, query) : app.deps.db.rows<T>(query);
   return async (request: FastifyRequest<{ Body: { words: string } }>) => {
     const now = app.deps.clock.now();
-    const iso = now.toISOString();
-    const origin = request.headers.origin;
-    const scope = siteScope(origin, config.publicOrigin);
+    const origin = request.headers.origin ?? null;
     const words = parseWords(request.body.words);
-    const key = `codes-verify:ip:${request.clientKey}`;
     const { lookupsPerWindow, lookupWindowMs } = IDENTITY_CODE;
-    const [limit] = await run<{ allowed: boolean }>(
-      "bench_hit",
-      hitStatement(key, lookupsPerWindow, lookupWindowMs, now),
-    );
+    const key = `codes-verify:ip:${request.clientKey}`;
+    const [limit] = await run<{ allowed: boolean }>("bench_hit", naive.hit(key, lookupsPerWindow, lookupWindowMs, now));
     if (!limit?.allowed) throw rateLimited(CODES_TEXT.tooManyLookups, 60);
-    const hosts = scope === "any" ? "" : scope.join(",");
+    const hash = words ? codeHash(config.appSecret, words) : "";
     const [used] = await run<{ id: number; user_id: number; organisation_id: number | null; full_name: string }>(
       "bench_consume",
-      sql`
-        update identity_codes ic set used_at = ${iso}::timestamptz
-        from users u left join organisations o on o.id = u.organisation_id
-        where ic.code_hash = ${words ? codeHash(config.appSecret, words) : ""}::text
-          and u.id = ic.user_id and u.status = 'active'
-          and ic.used_at is null and ic.expires_at > ${iso}::timestamptz
-          and (${scope === "any"}::boolean or coalesce(o.domain = any(string_to_array(${hosts}::text, ','))
-            or o.website_host = any(string_to_array(${hosts}::text, ',')), false))
-        returning ic.id, ic.user_id, u.organisation_id, u.full_name`,
+      naive.consume(hash, now),
     );
     await run(
       "bench_audit",
-      sql`
-        insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
-        values (${iso}::timestamptz, ${used?.organisation_id ?? null}::int, 'code.verify', ${used ? String(used.id) : null}::text,
-          ${request.ip}::text, ${used ? "success" : "failure"}::text,
-          jsonb_build_object('origin', ${origin ?? null}::text, 'ownerId', ${used?.user_id ?? null}::int))`,
+      naive.audit({
+        now,
+        organisationId: used?.organisation_id ?? null,
+        target: used ? String(used.id) : null,
+        ip: request.ip,
+        outcome: used ? "success" : "failure",
+        origin,
+      }),
     );
     return used
       ? { verified: true, caller: { fullName: used.full_name } }
@@ -107,40 +96,25 @@ app.post("/bench/baseline-verify", { schema: { body: verifyBody } }, baseline(fa
 app.post("/bench/baseline-prepared-verify", { schema: { body: verifyBody } }, baseline(true));
 
 // Some live and used codes, so the look-ups search a non-trivial index.
-const now = new Date();
-const [org] = await database.db
-  .insert(organisations)
-  .values({
-    companyName: "Bench Ltd",
-    domain: "bench.example",
-    website: "https://bench.example",
-    websiteHost: "bench.example",
-    createdAt: now,
-  })
-  .returning();
-const [owner] = await database.db
-  .insert(users)
-  .values({
-    email: "owner@bench.example",
-    fullName: "Bench Owner",
-    passwordHash: "x",
-    role: "client",
-    status: "active",
-    organisationId: org?.id,
-    createdAt: now,
-  })
-  .returning();
-await database.db.execute(sql`
-  insert into identity_codes (user_id, code_hash, created_at, expires_at, used_at)
-  select ${owner?.id}::int, md5(i::text), ${now.toISOString()}::timestamptz,
-    ${new Date(now.getTime() + 3_600_000).toISOString()}::timestamptz,
-    case when i % 2 = 0 then ${now.toISOString()}::timestamptz end
-  from generate_series(1, 20000) i`);
+await seedBench(database);
+
+// BENCH_CPU_PROFILE=file: a V8 CPU profile of the serving alone (not start-up or seeding), written on SIGTERM.
+const profileFile = process.env.BENCH_CPU_PROFILE;
+const profiler = profileFile ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.start");
+}
 
 const url = await app.listen({ port: 0, host: "127.0.0.1" });
 console.log(JSON.stringify({ url, engine }));
 
 process.on("SIGTERM", async () => {
+  if (profiler && profileFile) {
+    const { profile } = await profiler.post("Profiler.stop");
+    writeFileSync(profileFile, JSON.stringify(profile));
+  }
   await app.close();
   await database.close();
   await dropDatabase();

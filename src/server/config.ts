@@ -43,6 +43,8 @@ export type Config = {
   retentionAuditDays: number;
   /** where the server may connect on an organisation's behalf (OUTBOUND_ALLOWED_HOSTS; default `external`) */
   outbound: OutboundPolicy;
+  /** failed code look-ups a minute, platform-wide, above which an alert is logged (nobody is refused) */
+  codeGuessAlertPerMinute: number;
 };
 
 export class ConfigError extends Error {
@@ -138,6 +140,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const shutdownDelayMs = wholeNumber("SHUTDOWN_DELAY_SECONDS", get("SHUTDOWN_DELAY_SECONDS") ?? "0", 0, 120) * 1000;
   const retentionIpDays = wholeNumber("RETENTION_IP_DAYS", get("RETENTION_IP_DAYS") ?? "30", 0, 9999);
   const retentionAuditDays = wholeNumber("RETENTION_AUDIT_DAYS", get("RETENTION_AUDIT_DAYS") ?? "400", 1, 9999);
+  const codeGuessAlertPerMinute = wholeNumber(
+    "CODE_GUESS_ALERT_PER_MINUTE",
+    get("CODE_GUESS_ALERT_PER_MINUTE") ?? "600",
+    1,
+    9999,
+  );
   const siteDnsServers = (get("SITE_DNS_SERVERS") ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -193,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteDnsServers,
     siteCheckTestHttpPort,
     outbound,
+    codeGuessAlertPerMinute,
   };
 }
 

@@ -50,6 +50,7 @@ export const AUDIT_ACTIONS = {
   removeSso: "sso.remove",
   ssoStart: "sso.start",
   ssoSignIn: "sso.sign-in",
+  codeGuessingAlert: "code.guessing-alert",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -17,6 +17,8 @@ export const IDENTITY_CODE = {
   generateWindowMs: MINUTE,
   lookupsPerWindow: 20,
   lookupWindowMs: HOUR,
+  /** look-ups a rolling hour from one IPv6 /48, on top of the per-/64 (or IPv4 address) budget */
+  lookupsPerNetworkPerWindow: 200,
 } as const;
 
 export const SIGN_IN = {

@@ -12,6 +12,7 @@ import { applyRetention } from "./audit/retention";
 import auditRoutes from "./audit/routes";
 import { deleteExpiredTokens } from "./auth/repository";
 import authRoutes from "./auth/routes";
+import { watchCodeGuessing } from "./codes/guessing";
 import codeEvents from "./codes/live";
 import { deleteCodesExpiredBefore } from "./codes/repository";
 import codesRoutes from "./codes/routes";
@@ -78,6 +79,8 @@ export const FEATURES: Feature[] = [
     routes: codesRoutes,
     // Codes are deleted a day after they expire.
     sweep: (deps, now) => deleteCodesExpiredBefore(deps.db, new Date(now.getTime() - DAY_MS)),
+    // The global failure budget of code guessing: an alert in the log, nobody refused.
+    jobs: [{ name: "code guessing watch", everyMs: 20_000, run: (app) => watchCodeGuessing(app.deps) }],
   },
   {
     name: "admin",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ipKey, ipv6Network48 } from "./ip";
+import { ipKey, ipNetwork48 } from "./ip";
 
 describe("rate-limit key of a client address", () => {
   it("keeps IPv4 as it is, also when mapped into IPv6", () => {
@@ -16,13 +16,14 @@ describe("rate-limit key of a client address", () => {
   });
 });
 
-describe("the /48 of a client address (reports)", () => {
-  it("groups the /64s of one /48 together, and leaves IPv4 out", () => {
-    expect(ipv6Network48("2001:db8:5:ff00::1")).toBe("2001:db8:5::/48");
-    expect(ipv6Network48("2001:db8:5:1:2:3:4:5")).toBe("2001:db8:5::/48");
-    expect(ipv6Network48("2001:db8:6::1")).toBe("2001:db8:6::/48");
-    expect(ipv6Network48("2001:db8::1")).toBe("2001:db8:0::/48");
-    expect(ipv6Network48("203.0.113.7")).toBeNull();
-    expect(ipv6Network48("::ffff:203.0.113.7")).toBeNull();
+describe("the /48 of a client address", () => {
+  it("is the first three groups of IPv6, however written; none for IPv4", () => {
+    expect(ipNetwork48("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1::/48");
+    expect(ipNetwork48("2001:0DB8:0001:ffff::1")).toBe("2001:db8:1::/48");
+    expect(ipNetwork48("2001:db8::1")).toBe("2001:db8:0::/48");
+    expect(ipNetwork48("2001:db8:2::1")).not.toBe(ipNetwork48("2001:db8:1::1"));
+    expect(ipNetwork48("2001:db8:5:ff00::1")).toBe(ipNetwork48("2001:db8:5:1:2:3:4:5"));
+    expect(ipNetwork48("203.0.113.7")).toBeNull();
+    expect(ipNetwork48("::ffff:203.0.113.7")).toBeNull();
   });
 });

@@ -20,6 +20,16 @@ export function ipKey(ip: string): string {
 }
 
 /**
+ * The coarser key of an IPv6 client: its /48 (`2001:db8:5::/48`; one site's allocation, 65,536 /64s), so
+ * that one network cannot multiply a per-/64 budget (code look-ups, reports) by its number of /64s. Null for
+ * IPv4 and IPv4-mapped addresses, whose addresses are scarce enough to count one by one.
+ */
+export function ipNetwork48(ip: string): string | null {
+  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip) || !isIPv6(ip)) return null;
+  return `${ipKey(ip).split(":").slice(0, 3).join(":")}::/48`;
+}
+
+/**
  * `ipKey` in SQL, for counting distinct clients over stored addresses: IPv4 as is, IPv6 by its /64
  * (IPv4-mapped IPv6 as its IPv4). `ip` is an expression of type text holding an address or a cut prefix.
  */
@@ -28,14 +38,3 @@ export const ipKeySql = (ip: SQL) =>
     when ${ip} ~* '^::ffff:[0-9.]+$' then substring(${ip} from 8)
     when position(':' in ${ip}) > 0 then network(set_masklen(${ip}::inet, 64))::text
     else ${ip} end`;
-
-/**
- * The coarse network of a client address for limits that a provider's whole allocation shares: an IPv6
- * address's /48 (`2001:db8:5::/48`; a site usually gets a /48 or a /56 within one), or null for IPv4
- * (IPv4-mapped IPv6 included), whose addresses are scarce enough to count one by one.
- */
-export function ipv6Network48(ip: string): string | null {
-  const key = ipKey(ip);
-  if (!key.endsWith("::/64")) return null;
-  return `${key.slice(0, -"::/64".length).split(":").slice(0, 3).join(":")}::/48`;
-}

@@ -55,15 +55,23 @@ export class RateLimiter {
   }
 }
 
-/** The single statement behind `hit`, exported so a hot path can embed it in a larger statement. */
-export function hitStatement(key: string, limit: number, windowMs: number, now: Date) {
+/**
+ * The single statement behind `hit`, exported so a hot path can embed it in a larger statement.
+ * With `when` (a boolean SQL expression), the hit is counted only where it holds; otherwise the
+ * statement does nothing and returns no row.
+ */
+export function hitStatement(key: string, limit: number, windowMs: number, now: Date, when?: SQL) {
   const cutoff = iso(new Date(now.getTime() - windowMs));
   const until = iso(new Date(now.getTime() + windowMs));
   const live = sql`array(select h from unnest(r.hits) h where h > ${cutoff}::timestamptz order by h)`;
   const underLimit = sql`cardinality(${live}) < ${limit}`;
+  const row = when
+    ? sql`select ${key}::text, array[${iso(now)}::timestamptz], ${limit > 0}::boolean, ${limit > 0 ? 0 : 1}::int, ${until}::timestamptz
+      where ${when}`
+    : sql`values (${key}, array[${iso(now)}::timestamptz], ${limit > 0}, ${limit > 0 ? 0 : 1}, ${until}::timestamptz)`;
   return sql`
     insert into rate_limits as r (key, hits, allowed, refused, expires_at)
-    values (${key}, array[${iso(now)}::timestamptz], ${limit > 0}, ${limit > 0 ? 0 : 1}, ${until}::timestamptz)
+    ${row}
     on conflict (key) do update set
       allowed = ${underLimit},
       hits = case when ${underLimit} then ${live} || ${iso(now)}::timestamptz else ${live} end,

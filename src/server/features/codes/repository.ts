@@ -1,6 +1,7 @@
 import type { Db, Executor } from "@server/db/client";
 import { identityCodes } from "@server/db/schema";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import { ipKeySql } from "@server/lib/ip";
 import type { SiteScope } from "@server/lib/origin";
 import { auditsRefusalSql, hitStatement, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -74,7 +75,106 @@ export async function insertCode(
   return row;
 }
 
-export type VerifyRow = LimitRow & {
+export type LookUpRow = LimitRow & { candidate: boolean };
+
+type LookUp = {
+  /** The hashes the typed words may stand for (one per word list); none matches nothing. */
+  codeHashes: readonly string[];
+  now: Date;
+  scope: SiteScope;
+  origin: string | null;
+  originHost: string | null;
+  ip: string;
+};
+
+/** The scope as two parameters: whether any site will do, and the allowed hosts comma-joined. */
+function scopeParams(scope: SiteScope) {
+  // Only [a-z0-9.-] hosts reach the statement, so the comma-joined list cannot be split differently.
+  const hosts = scope === "any" ? "" : scope.filter((h) => /^[a-z0-9.-]{1,253}$/.test(h)).join(",");
+  return { anySite: scope === "any", hosts };
+}
+
+/**
+ * The first step of every look-up, one statement: counts the client's rate-limit hit and finds the
+ * code, without changing it. A look-up that cannot verify (refused, unknown, used, expired, owner
+ * inactive, wrong site) is audited here (origin, IP, outcome, reason, code id; never the words) and
+ * this is all it costs; `candidate` is true only when the code looked consumable, and then
+ * `consumeCode` does the rest. Keeping the common, failing case to this small statement is what
+ * makes the look-up cheaper than a naive server's three (bench/README.md).
+ */
+export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimit: Limit | null }): Promise<LookUpRow> {
+  const now = iso(p.now);
+  const { anySite, hosts } = scopeParams(p.scope);
+  // IPv4 clients have no network budget: the same statement, with a hit that never counts.
+  const network = p.networkLimit ?? { key: "", limit: 1, windowMs: p.limit.windowMs };
+  const rows = await db.prepared<LookUpRow>(
+    "codes_lookup",
+    sql`
+      with client as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
+      -- the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not
+      -- use up its neighbours' budget
+      network as (${hitStatement(network.key, network.limit, network.windowMs, p.now, sql`${network.key}::text <> '' and (select allowed from client)`)}),
+      rl as (
+        select client.allowed and coalesce(network.allowed, true) as allowed,
+          case when client.allowed then network.oldest else client.oldest end as oldest,
+          case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
+        from client left join network on true
+      ),
+      -- at most one code of the candidates, a live one first (the second branch runs only if the first
+      -- found none). Each LIMIT 1 keeps the plan's estimate the same whatever the parameters, so the
+      -- prepared statement keeps its generic plan instead of being planned afresh on every call.
+      ic as (
+        (select id, user_id, expires_at, used_at from identity_codes
+          where code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
+            and used_at is null and expires_at > ${now}::timestamptz
+          limit 1)
+        union all
+        (select id, user_id, expires_at, used_at from identity_codes
+          where code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
+          limit 1)
+        limit 1
+      ),
+      c as (
+        select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.organisation_id
+        from ic join users u on u.id = ic.user_id
+      ),
+      result as (
+        select rl.allowed, rl.oldest, rl.refused, c.id, c.user_id, c.organisation_id,
+          case
+            when not rl.allowed then 'rate-limited'
+            when c.id is null then 'unknown'
+            when c.used_at is not null then 'used'
+            when c.expires_at <= ${now}::timestamptz then 'expired'
+            when c.status <> 'active' then 'owner-inactive'
+            -- the Origin's host or one of its parent domains is a verified site of the organisation
+            when not (${anySite}::boolean or exists (
+              select 1 from organisation_sites s
+              where s.organisation_id = c.organisation_id and s.status = 'verified'
+                and s.host = any(string_to_array(${hosts}::text, ','))
+            )) then 'wrong-site'
+          end as reason
+        from rl left join c on true
+      ),
+      logged as (
+        insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
+        select ${now}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${p.ip}::text,
+          case when allowed then 'failure' else 'denied' end,
+          -- no null members: a failed look-up's row stays as small as a plain audit insert's
+          jsonb_strip_nulls(jsonb_build_object('origin', left(${p.origin}::text, 255), 'reason', reason,
+            'ownerId', user_id, 'refused', case when not allowed then refused end))
+        from result
+        -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
+        where reason is not null and (allowed or ${auditsRefusalSql(sql`refused`)})
+        returning id
+      )
+      select allowed, oldest, reason is null as candidate from result`,
+  );
+  const row = rows[0];
+  if (!row) throw new Error("look-up statement returned no row");
+  return row;
+}
+
+export type VerifyRow = {
   verified: boolean;
   notified: number;
   full_name: string | null;
@@ -83,36 +183,21 @@ export type VerifyRow = LimitRow & {
 };
 
 /**
- * One statement for a look-up, atomic on both engines: counts the client's rate-limit hit; uses the
- * code up only if the hit was allowed and the code is live (unused, unexpired), its owner active and
- * the site allowed; counts the verification on the owner; and writes the audit entry (origin, IP,
- * outcome and reason, code id; never the words). Under concurrent look-ups the row lock and
- * PostgreSQL's re-check of `used_at is null` let exactly one of them succeed.
+ * The second step, only for a code `lookUpCode` found consumable (so almost never for a guess), one
+ * statement, atomic on both engines: uses the code up only if it is still live (unused, unexpired),
+ * its owner active and the site allowed; counts the verification on the owner; and writes the audit
+ * entry (success, or the failure a concurrent look-up caused). Under concurrent look-ups the row lock
+ * and PostgreSQL's re-check of `used_at is null` let exactly one of them succeed.
  * A verification also queues the `code.verified` webhook delivery (the outbox row commits with it) and
  * notifies every process: the code's id on CODE_EVENTS_CHANNEL, and a wake-up for the webhook workers.
  */
-export async function consumeCode(
-  db: Db,
-  p: {
-    limit: Limit;
-    /** the hashes the typed words may stand for (at most one per language; none matches nothing) */
-    codeHashes: readonly string[];
-    now: Date;
-    scope: SiteScope;
-    origin: string | null;
-    originHost: string | null;
-    ip: string;
-  },
-): Promise<VerifyRow> {
+export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
   const now = iso(p.now);
-  const anySite = p.scope === "any";
-  // Only [a-z0-9.-] hosts reach the statement, so the comma-joined list cannot be split differently.
-  const hosts = p.scope === "any" ? "" : p.scope.filter((h) => /^[a-z0-9.-]{1,253}$/.test(h)).join(",");
+  const { anySite, hosts } = scopeParams(p.scope);
   const rows = await db.prepared<VerifyRow>(
     "codes_verify",
     sql`
-      with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
-      matches as (
+      with matches as (
         select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.full_name, u.email, u.organisation_id,
           o.company_name,
           -- the website only when one of the organisation's verified sites is its host or a parent of it
@@ -121,7 +206,6 @@ export async function consumeCode(
             where s.organisation_id = o.id and s.status = 'verified'
               and (o.website_host = s.host or right(o.website_host, length(s.host) + 1) = '.' || s.host)
           ) then o.website else '' end as website,
-          -- the Origin's host or one of its parent domains is a verified site of the organisation
           (${anySite}::boolean or exists (
             select 1 from organisation_sites s
             where s.organisation_id = o.id and s.status = 'verified'
@@ -147,8 +231,8 @@ export async function consumeCode(
       ),
       used as (
         update identity_codes ic set used_at = ${now}::timestamptz, verified_host = ${p.originHost}::text
-        from c, rl, usable
-        where ic.id = c.id and rl.allowed and c.status = 'active' and c.site_ok and usable.n = 1
+        from c, usable
+        where ic.id = c.id and c.status = 'active' and c.site_ok and usable.n = 1
           and ic.used_at is null and ic.expires_at > ${now}::timestamptz
         returning ic.id
       ),
@@ -171,10 +255,9 @@ export async function consumeCode(
         ${wakeWorkers(sql`queued`)}
       ),
       result as (
-        select rl.allowed, rl.oldest, rl.refused, used.id is not null as verified, c.id, c.user_id, c.organisation_id,
+        select used.id is not null as verified, c.id, c.user_id, c.organisation_id,
           c.full_name, c.company_name, c.website,
           case
-            when not rl.allowed then 'rate-limited'
             when used.id is not null then 'verified'
             when c.id is null then 'unknown'
             when c.used_at is not null then 'used'
@@ -184,25 +267,47 @@ export async function consumeCode(
             when (select n from usable) > 1 then 'ambiguous'
             else 'used'
           end as reason
-        from rl left join c on true left join used on true
+        from (select 1) one left join c on true left join used on true
       ),
       logged as (
         insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
         select ${now}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${p.ip}::text,
-          case when verified then 'success' when allowed then 'failure' else 'denied' end,
+          case when verified then 'success' else 'failure' end,
           jsonb_build_object('origin', left(${p.origin}::text, 255), 'reason', reason, 'ownerId', user_id)
-            || case when allowed then '{}'::jsonb else jsonb_build_object('refused', refused) end
         from result
-        -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
-        where allowed or ${auditsRefusalSql(sql`refused`)}
         returning id
       )
-      select allowed, oldest, verified, full_name, company_name, website, (select count(*) from notified) as notified
+      select verified, full_name, company_name, website, (select count(*) from notified) as notified
       from result`,
   );
   const row = rows[0];
   if (!row) throw new Error("verify statement returned no row");
   return row;
+}
+
+/**
+ * Whether more than `budget` look-ups failed in (from, to] across the platform: reads at most
+ * budget + 1 of their audit rows (the index on action and time), so the check stays cheap under attack.
+ */
+export async function failedLookupsExceed(db: Db, from: Date, to: Date, budget: number): Promise<boolean> {
+  const rows = await db.rows<{ n: number }>(sql`
+    select count(*)::int as n from (
+      select 1 from audit_log
+      where action = ${AUDIT_ACTIONS.verifyCode} and outcome = 'failure'
+        and at > ${iso(from)}::timestamptz and at <= ${iso(to)}::timestamptz
+      limit ${budget + 1}::int
+    ) f`);
+  return (rows[0]?.n ?? 0) > budget;
+}
+
+/** Failed look-ups in (from, to] and from how many clients (IPv4 addresses, IPv6 /64s): for an alert. */
+export async function failedLookupsBetween(db: Db, from: Date, to: Date) {
+  const rows = await db.rows<{ failures: number; clients: number }>(sql`
+    select count(*)::int as failures, count(distinct ${ipKeySql(sql`ip`)})::int as clients
+    from audit_log
+    where action = ${AUDIT_ACTIONS.verifyCode} and outcome = 'failure'
+      and at > ${iso(from)}::timestamptz and at <= ${iso(to)}::timestamptz`);
+  return rows[0] ?? { failures: 0, clients: 0 };
 }
 
 export type CodeStatusRow = { id: number; expires_at: Date; used_at: Date | null; verified_host: string | null };

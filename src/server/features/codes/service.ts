@@ -1,6 +1,8 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
 import { clientInfo as callerOf } from "@server/features/users";
 import { hmac } from "@server/lib/crypto";
+import { HttpError } from "@server/lib/errors";
+import { ipNetwork48 } from "@server/lib/ip";
 import { originHost, siteScope } from "@server/lib/origin";
 import { retryAfterSeconds } from "@server/lib/rate-limit";
 import type { ClientInfo, CodeStatus, GeneratedWords, VerifyAnswer } from "@shared/codes";
@@ -92,23 +94,37 @@ export async function verifyWords(
     limit: IDENTITY_CODE.lookupsPerWindow,
     windowMs: IDENTITY_CODE.lookupWindowMs,
   };
+  // IPv6: also a budget for the client's /48, which holds 65,536 /64s (issue 18 N12)
+  const network = ipNetwork48(actor.ip);
+  const networkLimit = network
+    ? {
+        key: `codes-verify:net:${network}`,
+        limit: IDENTITY_CODE.lookupsPerNetworkPerWindow,
+        windowMs: IDENTITY_CODE.lookupWindowMs,
+      }
+    : null;
+  const lookUp = {
+    // Text that is not three words of one list still counts as a look-up; no candidate matches nothing.
+    codeHashes: candidateHashes(deps.config.appSecret, input.words),
+    now,
+    scope: siteScope(input.origin, deps.config.publicOrigin),
+    origin: input.origin ?? null,
+    originHost: originHost(input.origin),
+    ip: actor.ip,
+  };
   let row: repo.VerifyRow;
   try {
-    row = await repo.consumeCode(deps.db, {
-      limit,
-      // Text that is not three words of one list still counts as a look-up; no candidate matches nothing.
-      codeHashes: candidateHashes(deps.config.appSecret, input.words),
-      now,
-      scope: siteScope(input.origin, deps.config.publicOrigin),
-      origin: input.origin ?? null,
-      originHost: originHost(input.origin),
-      ip: actor.ip,
-    });
+    // Almost every look-up ends with the first statement: counted, audited, not a consumable code.
+    const first = await repo.lookUpCode(deps.db, { ...lookUp, limit, networkLimit });
+    if (!first.allowed)
+      throw codesErrors.tooManyLookups(retryAfterSeconds(first.oldest, limit.windowMs, now), texts.tooMany);
+    if (!first.candidate) return { verified: false, message: texts.notVerified };
+    row = await repo.consumeCode(deps.db, lookUp);
   } catch (err) {
+    if (err instanceof HttpError) throw err;
     deps.log.error({ err, requestId: actor.requestId }, "identity code look-up failed");
     throw codesErrors.verifyUnavailable(texts.unavailable);
   }
-  if (!row.allowed) throw codesErrors.tooManyLookups(retryAfterSeconds(row.oldest, limit.windowMs, now), texts.tooMany);
   if (!row.verified) return { verified: false, message: texts.notVerified };
   return {
     verified: true,

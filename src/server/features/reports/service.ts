@@ -2,7 +2,7 @@ import { type Actor, auditActor, type Deps } from "@server/context";
 import { findOrganisation, organisationFor } from "@server/features/organisations";
 import { employerEmails, hasActiveEmployer } from "@server/features/users";
 import { toCsvDocument } from "@server/lib/csv";
-import { ipv6Network48 } from "@server/lib/ip";
+import { ipNetwork48 } from "@server/lib/ip";
 import { originHost, siteScope } from "@server/lib/origin";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { reportedCallsMail } from "@server/mail/templates";
@@ -52,7 +52,7 @@ export async function createReport(
   const texts = widgetTexts(input.language);
   const limit = await deps.limits.hit(`reports:ip:${actor.clientKey}`, REPORTS_PER_HOUR, HOUR_MS, now);
   if (!limit.allowed) throw reportsErrors.tooManyReports(limit.retryAfterSeconds, texts.reportsTooMany);
-  const network = ipv6Network48(actor.ip);
+  const network = ipNetwork48(actor.ip);
   if (network !== null) {
     const wide = await deps.limits.hit(`reports:net48:${network}`, REPORTS_PER_NETWORK_HOUR, HOUR_MS, now);
     if (!wide.allowed) throw reportsErrors.tooManyReports(wide.retryAfterSeconds, texts.reportsTooMany);

@@ -235,7 +235,10 @@ export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir?: string;
   pglite?: PGlite;
+  /** told when the database is open ("database open") and migrated ("migrations"), for the start's timings */
+  onStep?: (name: string) => void;
 }): Promise<Database> {
+  const step = opts.onStep ?? (() => {});
   if (opts.databaseUrl) {
     // Bounded waits: with the database unreachable a request fails fast (503) instead of hanging.
     const pool = new pg.Pool({
@@ -248,6 +251,7 @@ export async function openDatabase(opts: {
     // A dropped idle connection must not crash the process; the next query gets a fresh one.
     pool.on("error", () => {});
     const client = await pool.connect();
+    step("database open");
     try {
       // Several processes may start at once: one migrates, the others wait.
       await client.query("select pg_advisory_lock(724011)");
@@ -256,6 +260,7 @@ export async function openDatabase(opts: {
       await client.query("select pg_advisory_unlock(724011)").catch(() => {});
       client.release();
     }
+    step("migrations");
     const db = Object.assign(drizzlePg(pool, { schema }), postgresQueries(pool)) as unknown as Db;
     const listening = postgresNotifications(opts.databaseUrl);
     return {
@@ -282,8 +287,10 @@ export async function openDatabase(opts: {
       throw damagedDataDir(dir, err);
     });
   }
+  step("database open");
   const orm = drizzlePglite(client, { schema });
   await migratePglite(orm, { migrationsFolder });
+  step("migrations");
   const db = Object.assign(orm, pgliteQueries(client)) as unknown as Db;
   const c = client;
   return {

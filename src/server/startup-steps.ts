@@ -4,6 +4,8 @@
  * `scripts/start.mjs` marks its stale-build check with performance marks of the names below, so the
  * line also tells what happened before the server's own code ran.
  */
+import { performance } from "node:perf_hooks";
+
 export const BUILD_CHECK_MARKS = { start: "callproof:build-check-start", end: "callproof:build-check-end" } as const;
 
 export type StartupSteps = {

@@ -31,6 +31,7 @@ async function main() {
 
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
     dataDir: path.join(config.dataDir, "db"),
     onStep: steps.step,
   });

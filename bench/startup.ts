@@ -34,7 +34,7 @@ const LAUNCHERS: Launcher[] = [
   },
 ];
 
-type Run = { wallMs: number; readyMs: number; steps: Record<string, number> };
+type Run = { wallMs: number; readyMs: number; cpuMs: number; steps: Record<string, number> };
 
 async function startOnce(launcher: Launcher, dataDir: string): Promise<Run> {
   const port = await freePort();
@@ -46,7 +46,8 @@ async function startOnce(launcher: Launcher, dataDir: string): Promise<Run> {
     stdio: ["ignore", "pipe", "inherit"],
     detached: true,
   });
-  let ready: { totalMs: number; steps: Record<string, number> } | null = null;
+  type Ready = { totalMs: number; cpuMs: number; steps: Record<string, number> };
+  let ready: Ready | null = null;
   let buffered = "";
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (chunk: string) => {
@@ -55,8 +56,9 @@ async function startOnce(launcher: Launcher, dataDir: string): Promise<Run> {
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
       if (!line.includes('"startupMs"')) continue;
-      const parsed = JSON.parse(line) as { startupMs: Record<string, number>; msg: string };
-      ready = { totalMs: Number(/Ready in (\d+) ms/.exec(parsed.msg)?.[1] ?? 0), steps: parsed.startupMs };
+      const parsed = JSON.parse(line) as { startupMs: Record<string, number>; cpuMs: number; msg: string };
+      const totalMs = Number(/Ready in (\d+) ms/.exec(parsed.msg)?.[1] ?? 0);
+      ready = { totalMs, cpuMs: parsed.cpuMs, steps: parsed.startupMs };
     }
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -71,8 +73,8 @@ async function startOnce(launcher: Launcher, dataDir: string): Promise<Run> {
     const wallMs = performance.now() - started;
     // The log line is written before the first answer; give the pipe a moment to deliver it.
     for (let i = 0; i < 100 && !ready; i++) await new Promise((r) => setTimeout(r, 10));
-    const got = ready as { totalMs: number; steps: Record<string, number> } | null;
-    return { wallMs, readyMs: got?.totalMs ?? Number.NaN, steps: got?.steps ?? {} };
+    const got = ready as Ready | null;
+    return { wallMs, readyMs: got?.totalMs ?? Number.NaN, cpuMs: got?.cpuMs ?? Number.NaN, steps: got?.steps ?? {} };
   } finally {
     if (child.pid) process.kill(-child.pid, "SIGTERM");
     await exited;
@@ -109,7 +111,8 @@ for (const launcher of LAUNCHERS) {
     const ready = median(runs.map((r) => r.readyMs));
     console.log(
       `${launcher.name.padEnd(25)} ${label.padEnd(24)} ${s(wall)} (runs: ${runs.map((r) => s(r.wallMs)).join(", ")})\n` +
-        `${" ".repeat(26)}in the process: ready at ${Math.round(ready)} ms (${steps}); ` +
+        `${" ".repeat(26)}in the process: ready at ${Math.round(ready)} ms, ` +
+        `${Math.round(median(runs.map((r) => r.cpuMs)))} ms CPU (${steps}); ` +
         `spawn${launcher.name === "npm start" ? " + npm" : ""} + first answer ${Math.round(wall - ready)} ms`,
     );
   }

@@ -70,8 +70,8 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   steps.step("listen");
-  const { totalMs, steps: startup } = steps.summary();
-  app.log.info({ startupMs: startup }, `Ready in ${totalMs} ms: ${describeSteps(startup)}`);
+  const { totalMs, cpuMs, steps: startup } = steps.summary();
+  app.log.info({ startupMs: startup, cpuMs }, `Ready in ${totalMs} ms (${cpuMs} ms CPU): ${describeSteps(startup)}`);
   app.log.info(
     `CallProof is running at ${config.publicUrl} (database: ${database.description}; mail: ${config.smtpUrl ? "SMTP" : `dev outbox in ${path.join(config.dataDir, "outbox")}`})`,
   );

@@ -6,7 +6,8 @@
  *   node dist/server/main.js    the server alone
  * and the server's own steps, from its "Ready in …" log line (src/server/startup-steps.ts): Node's
  * bootstrap, the build check, module loading, opening the database, the migrations check, building
- * the app, the admin check, listen. Median of BENCH_RUNS (default 3) each. Run `npm run build` first.
+ * the app, the admin check, listen. Median of BENCH_RUNS (default 3) each; BENCH_ONLY=npm runs only
+ * `npm start`. Run `npm run build` first.
  *   npm run bench -- startup
  */
 import { spawn } from "node:child_process";
@@ -24,7 +25,7 @@ if (!existsSync(path.join(root, "dist/server/main.js"))) {
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 type Launcher = { name: string; command: string; args: string[] };
-const LAUNCHERS: Launcher[] = [
+const ALL_LAUNCHERS: Launcher[] = [
   { name: "npm start", command: "npm", args: ["start", "--silent"] },
   { name: "node scripts/start.mjs", command: process.execPath, args: ["scripts/start.mjs"] },
   {
@@ -33,6 +34,9 @@ const LAUNCHERS: Launcher[] = [
     args: ["--enable-source-maps", "dist/server/main.js"],
   },
 ];
+
+/** BENCH_ONLY=npm (or start.mjs, main.js): only the launchers whose name contains it. */
+const LAUNCHERS = ALL_LAUNCHERS.filter((l) => l.name.includes(process.env.BENCH_ONLY ?? ""));
 
 type Run = { wallMs: number; readyMs: number; cpuMs: number; steps: Record<string, number> };
 

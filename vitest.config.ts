@@ -4,6 +4,15 @@ import { aliases } from "./aliases";
 // The integration suite runs on the embedded database always, and once more on a
 // PostgreSQL server when TEST_DATABASE_URL is set. Browser tests run once, on PGlite.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+// With TEST_POOLER_URL (a PgBouncer in transaction mode in front of that server, as .ci/run starts it),
+// the tests of codes, sign-in, live status and webhooks run once more with the app's pool through it.
+const throughPooler = onPostgres && Boolean(process.env.TEST_POOLER_URL);
+const POOLER_TESTS = [
+  "src/server/features/codes/codes.test.ts",
+  "src/server/features/auth/auth.test.ts",
+  "src/server/features/codes/live-status.test.ts",
+  "src/server/features/webhooks/webhooks.test.ts",
+];
 
 export default defineConfig({
   resolve: { alias: aliases },
@@ -30,6 +39,19 @@ export default defineConfig({
                 name: "integration (postgres)",
                 include: ["src/server/**/*.test.ts"],
                 env: { TEST_DB: "postgres" },
+                globalSetup: ["test/global-setup.ts"],
+              },
+            },
+          ]
+        : []),
+      ...(throughPooler
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "integration (pgbouncer)",
+                include: POOLER_TESTS,
+                env: { TEST_DB: "postgres", TEST_VIA_POOLER: "1" },
                 globalSetup: ["test/global-setup.ts"],
               },
             },

@@ -27,6 +27,8 @@ function newestSource(paths) {
   return newest;
 }
 
+// The check's time shows in the server's "Ready in …" line (src/server/startup-steps.ts).
+performance.mark("callproof:build-check-start");
 const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 const canBuild = existsSync(path.join(root, "node_modules/vite")) && existsSync(path.join(root, "node_modules/tsx"));
 if (built === 0 || newestSource(SOURCES) > built) {
@@ -45,6 +47,8 @@ if (built === 0 || newestSource(SOURCES) > built) {
     );
   }
 }
+
+performance.mark("callproof:build-check-end");
 
 const entry = process.argv[2] === "cli" ? "cli" : "main";
 if (entry === "cli") process.argv.splice(2, 1);

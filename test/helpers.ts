@@ -119,21 +119,48 @@ async function emptied(pglite: PGlite): Promise<boolean> {
 }
 
 /**
+ * The project "integration (pgbouncer)" (TEST_VIA_POOLER) reaches a test's database through the
+ * transaction-mode PgBouncer at TEST_POOLER_URL, whose `* = host=… port=…` entry forwards any database
+ * name to TEST_DATABASE_URL's server, and keeps the server itself as the direct URL (LISTEN, migrations).
+ */
+function viaPooler(url: string): { databaseUrl: string; directUrl?: string } {
+  if (process.env.TEST_VIA_POOLER !== "1") return { databaseUrl: url };
+  const pooler = process.env.TEST_POOLER_URL;
+  if (!pooler) throw new Error("TEST_VIA_POOLER needs TEST_POOLER_URL (the PgBouncer in transaction mode)");
+  const pooled = new URL(pooler);
+  pooled.pathname = new URL(url).pathname;
+  return { databaseUrl: pooled.toString(), directUrl: url };
+}
+
+/**
+ * Another Database on the same PostgreSQL database as `database` (from freshDatabase): its own pool
+ * and LISTEN connection, as a second process would have, through the pooler when the first goes
+ * through one. null on PGlite (one process owns it: share `database` instead).
+ */
+export async function openAgain(database: Database): Promise<Database | null> {
+  const { url, directUrl } = database as Database & { url?: string; directUrl?: string };
+  return url ? openDatabase({ databaseUrl: url, directUrl }) : null;
+}
+
+/**
  * A fresh, migrated database: an empty PGlite, or a new database on TEST_DATABASE_URL's server.
  * `close()` closes it (a test may close it under a running app, as an outage); `release()`, once nothing
  * uses it any more, lets a PGlite be emptied and reused by the file's next test.
  */
-export async function freshDatabase(): Promise<Database & { url?: string; release(): Promise<void> }> {
+export async function freshDatabase(): Promise<
+  Database & { url?: string; directUrl?: string; release(): Promise<void> }
+> {
   if (process.env.TEST_DB === "postgres") {
     const base = process.env.TEST_DATABASE_URL;
     if (!base) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
     const scratch = await throwawayPostgres(base, "cp_test", provided("postgresTemplate"));
-    const database = await openDatabase({ databaseUrl: scratch.url });
+    const urls = viaPooler(scratch.url);
+    const database = await openDatabase(urls);
     const close = async () => {
       await database.close();
       await scratch.drop();
     };
-    return { ...database, url: scratch.url, close, release: close };
+    return { ...database, url: urls.databaseUrl, directUrl: urls.directUrl, close, release: close };
   }
   const pglite = idlePglites.pop() ?? (await newPglite());
   migratedShape ??= shapeOf(pglite);

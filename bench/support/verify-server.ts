@@ -2,7 +2,8 @@
  * The server half of the verify benchmark, run in its own process so the load generator does not
  * share its event loop: the whole product (TRUST_PROXY on, logging off) plus a baseline route that
  * exists only here. Prints `{"url": ...}` once listening; SIGTERM closes it (and drops its database).
- *   BENCH_ENGINE=pglite | postgres   (postgres needs BENCH_DATABASE_URL: a fresh database is made on that server)
+ *   BENCH_ENGINE=pglite | postgres   (postgres needs BENCH_DATABASE_URL: a fresh database is made on that server;
+ *   with BENCH_POOLER_URL the app's pool reaches it through that PgBouncer)
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -34,7 +35,11 @@ if (engine === "postgres") {
   const base = process.env.BENCH_DATABASE_URL;
   if (!base) throw new Error("BENCH_ENGINE=postgres needs BENCH_DATABASE_URL");
   const scratch = await throwawayPostgres(base, "cp_bench");
-  database = await openDatabase({ databaseUrl: scratch.url });
+  // BENCH_POOLER_URL (a PgBouncer in transaction mode in front of that server): the pool goes through it,
+  // migrations and LISTEN go to the server (DATABASE_DIRECT_URL).
+  const pooler = process.env.BENCH_POOLER_URL ? new URL(process.env.BENCH_POOLER_URL) : null;
+  if (pooler) pooler.pathname = new URL(scratch.url).pathname;
+  database = await openDatabase({ databaseUrl: pooler?.toString() ?? scratch.url, directUrl: scratch.url });
   dropDatabase = scratch.drop;
 } else {
   // On disk, as `npm start` runs it.

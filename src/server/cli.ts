@@ -61,7 +61,11 @@ async function main(argv: string[]) {
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, "db") });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    dataDir: path.join(config.dataDir, "db"),
+  });
   try {
     const result = await ensureAdmin(database.db, email, password, new Date());
     console.log(
@@ -94,7 +98,11 @@ async function auditVerify(args: string[]): Promise<number> {
     expect = { position: Number(match[1]), mac: match[2] as string };
   }
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, "db") });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    dataDir: path.join(config.dataDir, "db"),
+  });
   try {
     const started = performance.now();
     const result = await verifyAudit(database.db, config.appSecret, expect);

@@ -45,6 +45,11 @@ export type Config = {
   outbound: OutboundPolicy;
   /** failed code look-ups a minute, platform-wide, above which an alert is logged (nobody is refused) */
   codeGuessAlertPerMinute: number;
+  /**
+   * DATABASE_DIRECT_URL (default DATABASE_URL): the server itself, for LISTEN and migrations; when it
+   * differs, DATABASE_URL is taken to be a transaction-mode pooler (PgBouncer)
+   */
+  databaseDirectUrl: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -90,6 +95,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const databaseUrl = get("DATABASE_URL");
   if (databaseUrl) urlOf("DATABASE_URL", databaseUrl, ["postgres:", "postgresql:"]);
+  const databaseDirectUrl = get("DATABASE_DIRECT_URL") ?? databaseUrl;
+  if (databaseDirectUrl && !databaseUrl) fail("DATABASE_DIRECT_URL", "needs DATABASE_URL (the pooler) as well");
+  if (databaseDirectUrl) urlOf("DATABASE_DIRECT_URL", databaseDirectUrl, ["postgres:", "postgresql:"]);
 
   const dataDir = path.resolve(get("DATA_DIR") ?? "./data");
 
@@ -202,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteCheckTestHttpPort,
     outbound,
     codeGuessAlertPerMinute,
+    databaseDirectUrl,
   };
 }
 

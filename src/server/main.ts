@@ -8,8 +8,10 @@ import { StartError } from "./db/embedded-lock";
 import { ensureAdmin } from "./features/users/admin-accounts";
 import { anyAdminExists } from "./features/users/repository";
 import { gracefulStop } from "./shutdown";
+import { describeSteps, startupSteps } from "./startup-steps";
 
 async function main() {
+  const steps = startupSteps();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -20,14 +22,21 @@ async function main() {
     }
     throw err;
   }
+  steps.step("config");
 
   if (config.webConcurrency > 1 && cluster.isPrimary) {
     runPrimary(config.webConcurrency, (line) => console.log(line));
     return;
   }
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, "db") });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    dataDir: path.join(config.dataDir, "db"),
+    onStep: steps.step,
+  });
   const app = await buildApp({ config, database });
+  steps.step("app");
 
   if (config.adminEmail && config.adminPassword) {
     const result = await ensureAdmin(database.db, config.adminEmail, config.adminPassword, new Date());
@@ -40,6 +49,8 @@ async function main() {
       );
     }
   }
+
+  steps.step("admin check");
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -58,6 +69,9 @@ async function main() {
   process.on("SIGINT", () => void stop("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
+  steps.step("listen");
+  const { totalMs, cpuMs, steps: startup } = steps.summary();
+  app.log.info({ startupMs: startup, cpuMs }, `Ready in ${totalMs} ms (${cpuMs} ms CPU): ${describeSteps(startup)}`);
   app.log.info(
     `CallProof is running at ${config.publicUrl} (database: ${database.description}; mail: ${config.smtpUrl ? "SMTP" : `dev outbox in ${path.join(config.dataDir, "outbox")}`})`,
   );

@@ -73,8 +73,12 @@ function statementName(label: string, text: string) {
   return `${label}_${createHash("sha256").update(text).digest("hex").slice(0, 12)}`;
 }
 
-/** node-postgres: named statements, which it prepares on each connection at first use. */
-function postgresQueries(pool: pg.Pool): RawQueries {
+/**
+ * node-postgres: named statements, which it prepares on each connection at first use. Through a
+ * transaction-mode pooler (`pooled`) a connection is not the same server session from one statement to
+ * the next, so `prepared` sends unnamed statements there (parsed and planned each time).
+ */
+function postgresQueries(pool: pg.Pool, pooled = false): RawQueries {
   return {
     async rows<T>(query: SQL) {
       const { sql: text, params } = dialect.sqlToQuery(query);
@@ -83,7 +87,9 @@ function postgresQueries(pool: pg.Pool): RawQueries {
     },
     async prepared<T>(label: string, query: SQL) {
       const { sql: text, params } = dialect.sqlToQuery(query);
-      const result = await pool.query({ name: statementName(label, text), text, values: params as Param[] });
+      // pooled: no name, so no server-side prepared statement outlives this transaction (PgBouncer 1.18).
+      const name = pooled ? undefined : statementName(label, text);
+      const result = await pool.query({ name, text, values: params as Param[] });
       return normalised<T>(result.rows, result.fields);
     },
   };
@@ -230,34 +236,60 @@ export async function migratedPglite(): Promise<PGlite> {
   return client;
 }
 
-/** Opens PGlite under dataDir (or in memory for "memory://") or a node-postgres pool; same API for both. */
+/**
+ * Opens PGlite under dataDir (or in memory for "memory://") or a node-postgres pool; same API for both.
+ * With a `directUrl` other than `databaseUrl`, `databaseUrl` is a transaction-mode pooler (PgBouncer):
+ * migrations (under a session advisory lock) and LISTEN go to `directUrl`, and nothing relies on session
+ * state through the pooler (no named statements, no startup parameters such as statement_timeout).
+ */
 export async function openDatabase(opts: {
   databaseUrl?: string;
+  /** the PostgreSQL server itself (DATABASE_DIRECT_URL); default databaseUrl */
+  directUrl?: string;
   dataDir?: string;
   pglite?: PGlite;
+  /** told when the database is open ("database open") and migrated ("migrations"), for the start's timings */
+  onStep?: (name: string) => void;
 }): Promise<Database> {
+  const step = opts.onStep ?? (() => {});
   if (opts.databaseUrl) {
-    // Bounded waits: with the database unreachable a request fails fast (503) instead of hanging.
+    const directUrl = opts.directUrl ?? opts.databaseUrl;
+    const pooled = directUrl !== opts.databaseUrl;
+    // Bounded waits: with the database unreachable a request fails fast (503) instead of hanging. A
+    // transaction-mode pooler refuses startup parameters: there the server's own statement_timeout
+    // applies (docs/operations.md: set it on the role), and query_timeout still bounds the wait here.
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 10,
       connectionTimeoutMillis: 3000,
       query_timeout: 15_000,
-      statement_timeout: 10_000,
+      ...(pooled ? {} : { statement_timeout: 10_000 }),
     });
     // A dropped idle connection must not crash the process; the next query gets a fresh one.
     pool.on("error", () => {});
-    const client = await pool.connect();
+    // Migrations hold a session advisory lock: on the server itself, never through a pooler.
+    let client: pg.Client | pg.PoolClient;
+    let done: () => Promise<void>;
+    if (pooled) {
+      const direct = new pg.Client({ connectionString: directUrl, connectionTimeoutMillis: 3000 });
+      await direct.connect();
+      [client, done] = [direct, () => direct.end()];
+    } else {
+      const fromPool = await pool.connect();
+      [client, done] = [fromPool, async () => fromPool.release()];
+    }
+    step("database open");
     try {
       // Several processes may start at once: one migrates, the others wait.
       await client.query("select pg_advisory_lock(724011)");
       await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
     } finally {
       await client.query("select pg_advisory_unlock(724011)").catch(() => {});
-      client.release();
+      await done();
     }
-    const db = Object.assign(drizzlePg(pool, { schema }), postgresQueries(pool)) as unknown as Db;
-    const listening = postgresNotifications(opts.databaseUrl);
+    step("migrations");
+    const db = Object.assign(drizzlePg(pool, { schema }), postgresQueries(pool, pooled)) as unknown as Db;
+    const listening = postgresNotifications(directUrl);
     return {
       db,
       notifications: listening.notifications,
@@ -282,8 +314,10 @@ export async function openDatabase(opts: {
       throw damagedDataDir(dir, err);
     });
   }
+  step("database open");
   const orm = drizzlePglite(client, { schema });
   await migratePglite(orm, { migrationsFolder });
+  step("migrations");
   const db = Object.assign(orm, pgliteQueries(client)) as unknown as Db;
   const c = client;
   return {

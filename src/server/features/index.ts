@@ -98,7 +98,8 @@ export const FEATURES: Feature[] = [
     routes: auditRoutes,
     plugins: [checkpointOnClose],
     jobs: [
-      { name: "retention", everyMs: HOUR_MS, firstAfterMs: 0, run: (app) => applyRetention(app.deps) },
+      // At start, once serving (not in the way of the first answers), then hourly.
+      { name: "retention", everyMs: HOUR_MS, firstAfterMs: 5_000, run: (app) => applyRetention(app.deps) },
       // Every event is in the chain within a minute.
       { name: "audit checkpoint", everyMs: 20_000, run: (app) => checkpointAudit(app.deps) },
     ],

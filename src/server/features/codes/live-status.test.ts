@@ -1,7 +1,7 @@
-import { type Database, openDatabase } from "@server/db/client";
+import type { Database } from "@server/db/client";
 import { CODES_TEXT, type CodeStatus } from "@shared/codes";
 import { generate, signedInEmployee, verify } from "@test/fixtures";
-import { buildTestApp, type TestApp } from "@test/helpers";
+import { buildTestApp, openAgain, type TestApp } from "@test/helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let t: TestApp;
@@ -132,8 +132,7 @@ describe("GET /api/codes/:id/events", () => {
     const { browser, organisation } = await signedInEmployee(t);
     const code = await generate(browser);
     // The other instance has its own connections (on PostgreSQL, its own pool and LISTEN connection).
-    const url = (t.database as Database & { url?: string }).url;
-    const database = url ? await openDatabase({ databaseUrl: url }) : null;
+    const database = await openAgain(t.database);
     second = { app: await buildTestApp({ database: database ?? t.database, clock: t.clock }), database };
 
     const stream = await openStream(t.url, code.id, browser.cookieHeader());

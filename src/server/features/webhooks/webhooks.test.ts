@@ -1,9 +1,9 @@
-import { type Database, openDatabase } from "@server/db/client";
+import type { Database } from "@server/db/client";
 import { webhookDeliveries } from "@server/db/schema";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { auditRows, createEmployer, freshIp, generate, TRUST_PROXY_ENV, tableText, verify } from "@test/fixtures";
-import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, createUser, openAgain, signIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -197,8 +197,7 @@ describe("the outbox across restarts and workers", () => {
 
   /** Another app instance on the same database (its own pool and LISTEN connection on PostgreSQL). */
   async function instance() {
-    const url = (t.database as Database & { url?: string }).url;
-    const database = url ? await openDatabase({ databaseUrl: url }) : null;
+    const database = await openAgain(t.database);
     const app = await buildTestApp({ env: ENV, database: database ?? t.database, clock: t.clock });
     extra.push({ app, database });
     return app;

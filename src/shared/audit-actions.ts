@@ -41,6 +41,14 @@ export const AUDIT_ACTIONS = {
   raiseAlert: "alerts.raise",
   eraseAccount: "admin.erase-account",
   exportAccount: "account.export",
+  createScimToken: "scim.token-create",
+  revokeScimToken: "scim.token-revoke",
+  scimAuth: "scim.auth",
+  scimCreateUser: "scim.create-user",
+  scimUpdateUser: "scim.update-user",
+  scimDeactivateUser: "scim.deactivate-user",
+  scimReactivateUser: "scim.reactivate-user",
+  scimDeleteUser: "scim.delete-user",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

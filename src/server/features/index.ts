@@ -19,6 +19,7 @@ import onboardingRoutes from "./onboarding/routes";
 import { deleteReportsBefore } from "./reports/repository";
 import reportsRoutes from "./reports/routes";
 import { mailDueReportSummaries, REPORTS_KEPT_MS } from "./reports/service";
+import scimRoutes from "./scim/routes";
 import { sitesDeps } from "./sites/deps";
 import sitesRoutes from "./sites/routes";
 import { recheckSites } from "./sites/service";
@@ -136,5 +137,10 @@ export const FEATURES: Feature[] = [
     routes: webhooksRoutes,
     // Finished deliveries are kept 30 days (the dashboard shows the last 20).
     sweep: (deps, now) => deleteFinishedDeliveriesBefore(deps.db, new Date(now.getTime() - 30 * DAY_MS)),
+  },
+  {
+    name: "scim",
+    purpose: "SCIM 2.0 provisioning: the organisation's identity provider creates and deactivates its employees.",
+    routes: scimRoutes,
   },
 ];

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { type Actor, auditActor, type Deps, signedIn, signedInSession } from "@server/context";
-import { findAccountUser, sessionStartedAt, signInRefusal, usersErrors } from "@server/features/users";
+import { findAccountUser, signInRefusal, usersErrors } from "@server/features/users";
 import { sha256 } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import { ACCOUNT_TEXT, deviceLabel, PASSKEY } from "@shared/account";
@@ -16,6 +16,7 @@ import {
 } from "@simplewebauthn/server";
 import { accountErrors } from "./errors";
 import { passkeyAddedMail } from "./mails";
+import { signedInRecently } from "./recent-sign-in";
 import {
   type ChallengePurpose,
   challengeRefusal,
@@ -126,8 +127,7 @@ export async function registrationOptions(deps: Deps, actor: Actor, input: { ses
 
 /** A session that started long ago may have been left open or stolen: adding a passkey needs a fresh sign-in. */
 async function assertRecentSignIn(deps: Deps, actor: Actor, sessionHash: string, now: Date) {
-  const started = await sessionStartedAt(deps.db, sessionHash);
-  if (!started || now.getTime() - started.getTime() > PASSKEY.recentSignInMs) {
+  if (!(await signedInRecently(deps, sessionHash, now))) {
     await deps.audit.record({
       ...auditActor(actor),
       action: AUDIT_ACTIONS.addPasskey,

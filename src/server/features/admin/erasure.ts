@@ -4,6 +4,7 @@ import { eraseFromAudit } from "@server/features/audit";
 import { deleteTokensOfUser } from "@server/features/auth";
 import { deleteCodesOf } from "@server/features/codes";
 import { eraseInvitationsOf } from "@server/features/onboarding";
+import { eraseScimAttributesOf } from "@server/features/scim";
 import { eraseUser, findUserById } from "@server/features/users";
 import { eraseFromDeliveries } from "@server/features/webhooks";
 import { ADMIN_MESSAGES } from "@shared/admin";
@@ -32,7 +33,10 @@ export async function eraseAccount(deps: Deps, actor: Actor, input: { id: number
     await deleteTokensOfUser(tx, user.id);
     await eraseInvitationsOf(tx, user.email, `erased-${user.id}@erased.invalid`);
     await eraseFromDeliveries(tx, person);
-    return eraseFromAudit(tx, person);
+    // SCIM's attributes (externalId, names) go; the e-mail SCIM released may name the account in the audit log.
+    const released = await eraseScimAttributesOf(tx, user.id, user.organisationId, now);
+    const rows = await eraseFromAudit(tx, person);
+    return released ? [...rows, ...(await eraseFromAudit(tx, { ...person, email: released }))] : rows;
   });
   // The changed events, by id: `audit verify` accepts their deleted values because this event names them.
   await deps.audit.record({ ...audit, organisationId: user.organisationId, outcome: "success", detail: { rows } });

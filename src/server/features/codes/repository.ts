@@ -4,7 +4,7 @@ import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import type { SiteScope } from "@server/lib/origin";
 import { auditsRefusalSql, hitStatement, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 
 const iso = (d: Date) => d.toISOString();
 
@@ -221,4 +221,12 @@ export async function codesOfUser(db: Db, userId: number) {
 /** Deletes every code of a user (erasure). */
 export async function deleteCodesOf(db: Executor, userId: number) {
   await db.delete(identityCodes).where(eq(identityCodes.userId, userId));
+}
+
+/** Ends a user's live codes now (a reactivated account gets sign-in back, never the codes it had). */
+export async function expireLiveCodesOf(db: Executor, userId: number, now: Date) {
+  await db
+    .update(identityCodes)
+    .set({ expiresAt: now })
+    .where(and(eq(identityCodes.userId, userId), isNull(identityCodes.usedAt), gt(identityCodes.expiresAt, now)));
 }

@@ -1,6 +1,6 @@
 import type { Executor } from "@server/db/client";
 import { organisations } from "@server/db/schema";
-import { and, eq, isNull, lte, or } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 
 /** The one repository of the `organisations` table; other features call these functions. */
 
@@ -51,4 +51,23 @@ export async function claimReportsMailSlot(db: Executor, id: number, now: Date, 
     )
     .returning({ id: organisations.id });
   return rows.length > 0;
+}
+
+/**
+ * The organisation an e-mail domain belongs to: the one whose domain is it or the longest parent of it
+ * (`cards.bank.example` belongs to an organisation of that domain before one of `bank.example`).
+ */
+export async function organisationOwningDomain(db: Executor, domain: string): Promise<OrganisationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(organisations)
+    .where(
+      or(
+        eq(organisations.domain, domain),
+        sql`right(${domain}::text, length(${organisations.domain}) + 1) = '.' || ${organisations.domain}`,
+      ),
+    )
+    .orderBy(desc(sql`length(${organisations.domain})`))
+    .limit(1);
+  return row;
 }

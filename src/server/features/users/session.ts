@@ -28,6 +28,11 @@ declare module "fastify" {
      * so no session, no CSRF token and no Origin check apply.
      */
     widget?: boolean;
+    /**
+     * A call authenticated by its own bearer token (SCIM under /api/scim/v2): like the widget's, cookies
+     * are neither read nor set, so no session, no CSRF token and no Origin check apply.
+     */
+    bearer?: boolean;
   }
   interface FastifyRequest {
     /** the signed-in, active user, or null */
@@ -74,7 +79,7 @@ export default fp(
 
     app.addHook("onRequest", async (request, reply) => {
       request.clientKey = ipKey(request.ip);
-      if (!isApiRequest(request) || request.routeOptions.config?.widget) return;
+      if (!isApiRequest(request) || request.routeOptions.config?.widget || request.routeOptions.config?.bearer) return;
       const token = request.cookies[sessionCookieName(config.secureCookies)];
       // The session cookie is gone (expired in the browser) but the hint stayed: clear the hint.
       if (!token && request.cookies[SIGNED_IN_HINT]) clearSessionCookie(request, reply);
@@ -109,7 +114,7 @@ export default fp(
     });
 
     app.addHook("onSend", async (request, reply) => {
-      if (!isApiRequest(request) || request.routeOptions.config?.widget) return;
+      if (!isApiRequest(request) || request.routeOptions.config?.widget || request.routeOptions.config?.bearer) return;
       if (!request.csrfCookieValid && !reply.csrfIssued) issueCsrfCookie(request, reply, request.sessionHash);
     });
   },

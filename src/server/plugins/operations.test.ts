@@ -97,11 +97,17 @@ describe("operations endpoints", () => {
     );
     expect(apiRoutes.length).toBeGreaterThan(20);
     expect(apiRoutes.filter((p) => !documented.has(p))).toEqual([]);
-    // Every call but CORS preflights, CSV downloads and event streams describes its (JSON) success answer.
+    // Every call but CORS preflights, CSV downloads and event streams describes its (JSON) success answer,
+    // or answers 204 No Content (SCIM's DELETE).
     const undescribed = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops as Record<string, { responses?: Record<string, { content?: unknown }> }>)
         .filter(([method]) => method !== "options" && !path.endsWith(".csv") && !path.endsWith("/events"))
-        .filter(([, op]) => !Object.entries(op.responses ?? {}).some(([code, r]) => code.startsWith("2") && r.content))
+        .filter(
+          ([, op]) =>
+            !Object.entries(op.responses ?? {}).some(
+              ([code, r]) => code === "204" || (code.startsWith("2") && r.content),
+            ),
+        )
         .map(([method]) => `${method} ${path}`),
     );
     expect(undescribed).toEqual([]);

@@ -194,13 +194,9 @@ async function scimApi(app: App) {
     },
   );
 
-  // Anything else under /api/scim/v2 (Groups, Bulk…): a SCIM 404, after the same token check.
-  app.all(
-    "/*",
-    { config, schema: { summary: "Any other SCIM path: 404", response: { 404: scimErrorAnswer } } },
-    async () => {
-      throw new HttpError(404, scimErrors.notFound().code, "This SCIM service provides only Users.");
-    },
+  // Anything else under /api/scim/v2 (Groups, Bulk…): a SCIM 404.
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply.code(404).type(SCIM_JSON).send(scimError(404, "This SCIM service provides only Users.")),
   );
 }
 

@@ -599,3 +599,43 @@ describe("erasure and SCIM", () => {
     expect((await t.database.db.select().from(scimTokens)).length).toBeGreaterThan(0);
   });
 });
+
+describe("what reaches the log", () => {
+  it("never the bearer token, nor the e-mail of a filter, nor a password Okta sends", async () => {
+    const lines: string[] = [];
+    const logged = await buildTestApp({
+      database: t.database,
+      clock: t.clock,
+      env: TRUST_PROXY_ENV,
+      log: (l) => lines.push(l),
+    });
+    try {
+      const employer = await createEmployer(t);
+      const boss = new Browser(logged.app, freshIp(), t.config.publicOrigin);
+      expect(
+        (await boss.post("/api/auth/login", { email: employer.user.email, password: employer.user.password }))
+          .statusCode,
+      ).toBe(200);
+      const code = await logged.mail.signInCode(employer.user.email);
+      expect((await boss.post("/api/auth/verify-2fa", { email: employer.user.email, code })).statusCode).toBe(200);
+      const token = (await boss.post("/api/employer/scim-token")).json().token as string;
+      const email = `logged.person@${employer.domain}`;
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/scim+json" };
+      await logged.app.inject({
+        method: "POST",
+        url: "/api/scim/v2/Users",
+        headers,
+        payload: JSON.stringify({ schemas: [SCIM_USER], userName: email, password: "Okta-Sent-This-1" }),
+      });
+      const found = await logged.app.inject({ url: `/api/scim/v2${q(`userName eq "${email}"`)}`, headers });
+      expect(found.json().totalResults).toBe(1);
+      await logged.app.deps.background.idle();
+      const text = lines.join("\n");
+      expect(text).toContain("/api/scim/v2/Users?filter=[redacted]");
+      for (const secret of [token, token.split(".")[1] ?? "", email, "Okta-Sent-This-1"])
+        expect(text).not.toContain(secret);
+    } finally {
+      await logged.close();
+    }
+  });
+});

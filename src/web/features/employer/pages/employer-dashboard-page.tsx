@@ -2,6 +2,7 @@ import { ACTIVITY_TEXT } from "@shared/activity";
 import { ALERTS_TEXT } from "@shared/alerts";
 import { MESSAGES } from "@shared/messages";
 import { REPORTS_TEXT } from "@shared/reports";
+import { SCIM_TEXT } from "@shared/scim";
 import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { PagedAuditTable } from "@web/components/ui/audit-table";
 import { Notice } from "@web/components/ui/notice";
@@ -16,6 +17,7 @@ import { AlertsPanel } from "../components/alerts-panel";
 import { EmployeesTable } from "../components/employees-table";
 import { GenerateCodeForm } from "../components/generate-code-form";
 import { ReportedCalls } from "../components/reported-calls";
+import { ScimPanel } from "../components/scim-panel";
 import { SitesPanel } from "../components/sites-panel";
 import { TopNumbers } from "../components/top-numbers";
 import { WebhookPanel } from "../components/webhook-panel";
@@ -142,6 +144,11 @@ export function EmployerDashboardPage() {
           <section className="employer-section" aria-labelledby="webhook-title">
             <h2 id="webhook-title">{WEBHOOK_TEXT.title}</h2>
             <WebhookPanel onChanged={changed} />
+          </section>
+
+          <section className="employer-section" aria-labelledby="scim-title">
+            <h2 id="scim-title">{SCIM_TEXT.title}</h2>
+            <ScimPanel onChanged={changed} />
           </section>
 
           <section className="employer-section" aria-labelledby="events-title">

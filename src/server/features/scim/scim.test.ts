@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { scimTokens, scimUsers, users } from "@server/db/schema";
+import { checkpointAudit, verifyAudit } from "@server/features/audit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import {
   auditRows,
@@ -575,8 +576,19 @@ describe("erasure and SCIM", () => {
         name: { givenName: "Tobe", familyName: "Erased" },
       })
     ).json();
+    // The employee's export holds what SCIM did to their account.
+    const employee = await employeeSignsInWithACode(email);
+    const exported = (await employee.browser.get("/api/account/export")).json() as {
+      auditEvents: { action: string }[];
+    };
+    expect(exported.auditEvents.map((e) => e.action)).toContain(AUDIT_ACTIONS.scimCreateUser);
+    await checkpointAudit(t.app.deps);
+
     const { browser: admin } = await signInAdmin(t);
     expect((await admin.post(`/api/admin/accounts/${user.id}/erase`)).statusCode).toBe(200);
+    await checkpointAudit(t.app.deps);
+    const chain = await verifyAudit(t.database.db, t.config.appSecret);
+    expect(chain).toMatchObject({ intact: true });
     expect((await scim.get(`/Users/${user.id}`)).statusCode).toBe(404);
     expect((await scim.get(q('externalId eq "ext-erase-me"'))).json().totalResults).toBe(0);
     const stored = await tableText(t, "scim_users");

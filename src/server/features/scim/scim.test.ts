@@ -651,3 +651,18 @@ describe("what reaches the log", () => {
     }
   });
 });
+
+describe("erasure and the audit chain", () => {
+  it("stays intact when the erased person's events were performed by someone else (an employer's deactivation)", async () => {
+    const employer = await createEmployer(t);
+    const boss = await signIn(t, employer.user.email);
+    const staff = await createEmployee(t, employer.org.id, employer.domain);
+    expect((await boss.post(`/api/employer/deactivate-employee/${staff.id}`)).statusCode).toBe(200);
+    await checkpointAudit(t.app.deps);
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/accounts/${staff.id}/erase`)).statusCode).toBe(200);
+    await checkpointAudit(t.app.deps);
+    expect(await verifyAudit(t.database.db, t.config.appSecret)).toMatchObject({ intact: true });
+    expect(await tableText(t, "audit_log")).not.toContain(staff.email);
+  });
+});

@@ -55,16 +55,17 @@ export async function claimReportsMailSlot(db: Executor, id: number, now: Date, 
 
 /**
  * The organisation an e-mail domain belongs to: the one whose domain is it or the longest parent of it
- * (`cards.bank.example` belongs to an organisation of that domain before one of `bank.example`).
+ * (`a.b.example` belongs to `b.example` rather than `example`), or undefined. SSO and discovery ask it.
  */
-export async function organisationOwningDomain(db: Executor, domain: string): Promise<OrganisationRow | undefined> {
+export async function findOrganisationOwningDomain(db: Executor, domain: string): Promise<OrganisationRow | undefined> {
+  const d = domain.toLowerCase();
   const [row] = await db
     .select()
     .from(organisations)
     .where(
       or(
-        eq(organisations.domain, domain),
-        sql`right(${domain}::text, length(${organisations.domain}) + 1) = '.' || ${organisations.domain}`,
+        eq(organisations.domain, d),
+        sql`right(${d}, length(${organisations.domain}) + 1) = '.' || ${organisations.domain}`,
       ),
     )
     .orderBy(desc(sql`length(${organisations.domain})`))

@@ -666,3 +666,30 @@ describe("erasure and the audit chain", () => {
     expect(await tableText(t, "audit_log")).not.toContain(staff.email);
   });
 });
+
+describe("more of what providers send", () => {
+  it("PUT with active false deactivates and with active true reactivates (Okta's AIW apps)", async () => {
+    const { scim, domain } = await provisionedOrganisation();
+    const email = `put.person@${domain}`;
+    const user = (await scim.post("/Users", { schemas: [SCIM_USER], userName: email })).json();
+    const put = (active: boolean) =>
+      scim.put(`/Users/${user.id}`, { schemas: [SCIM_USER], userName: email, name: { givenName: "Put" }, active });
+    expect((await put(false)).json().active).toBe(false);
+    const [row] = await t.database.db
+      .select()
+      .from(users)
+      .where(eq(users.id, Number(user.id)));
+    expect(row?.status).toBe("deactivated");
+    expect((await put(true)).json()).toMatchObject({ active: true, displayName: "Put" });
+  });
+
+  it("an address under a subdomain another organisation owns belongs to that organisation", async () => {
+    const parent = await provisionedOrganisation();
+    await createEmployer(t, { domain: `cards.${parent.domain}` });
+    expect(
+      (await parent.scim.post("/Users", { schemas: [SCIM_USER], userName: `ann@eu.${parent.domain}` })).statusCode,
+    ).toBe(201);
+    const refused = await parent.scim.post("/Users", { schemas: [SCIM_USER], userName: `ann@cards.${parent.domain}` });
+    expect([refused.statusCode, refused.json().scimType]).toEqual([400, "invalidValue"]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { Deps } from "@server/context";
 import { expireLiveCodesOf } from "@server/features/codes";
-import { findOrganisation, type OrganisationRow, organisationOwningDomain } from "@server/features/organisations";
+import { findOrganisation, findOrganisationOwningDomain, type OrganisationRow } from "@server/features/organisations";
 import * as users from "@server/features/users";
 import { randomToken, safeEqual, sha256 } from "@server/lib/crypto";
 import { hashPassword } from "@server/lib/passwords";
@@ -170,7 +170,7 @@ async function checkDomain(deps: Deps, client: ScimClient, userName: string) {
   const domain = userName.slice(userName.lastIndexOf("@") + 1);
   const own = client.organisation.domain;
   const owner =
-    domain === own || domain.endsWith(`.${own}`) ? await organisationOwningDomain(deps.db, domain) : undefined;
+    domain === own || domain.endsWith(`.${own}`) ? await findOrganisationOwningDomain(deps.db, domain) : undefined;
   if (owner?.id !== client.organisation.id) {
     throw scimErrors.invalidValue(`userName must be an e-mail address at ${own}.`);
   }

@@ -41,9 +41,9 @@ export default defineConfig({
           name: "browser",
           include: ["e2e/**/*.test.ts"],
           env: { TEST_DB: "pglite" },
-          globalSetup: ["test/global-setup.ts"],
+          // The build first (once), then the files two at a time like the other projects.
+          globalSetup: ["test/build-once.ts", "test/global-setup.ts"],
           testTimeout: 90_000,
-          fileParallelism: false,
         },
       },
     ],

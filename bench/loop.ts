@@ -19,7 +19,7 @@ import { buildTestApp, signIn, throwawayPostgres } from "@test/helpers";
 
 const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 200);
 const base = process.env.BENCH_DATABASE_URL;
-const env = { ...TRUST_PROXY_ENV, NODE_ENV: "test", WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" };
+const env = { ...TRUST_PROXY_ENV, NODE_ENV: "test", OUTBOUND_ALLOWED_HOSTS: "loopback" };
 
 let scratch: Awaited<ReturnType<typeof throwawayPostgres>> | null = null;
 let databases: Database[] = [];

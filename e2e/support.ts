@@ -9,10 +9,11 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const WEB_INDEX = path.join(ROOT, "dist/web/index.html");
-const WIDGET_JS = path.join(ROOT, "dist/web/widget.js");
+const STAMP = path.join(ROOT, "dist/build-stamp");
+/** What the production build is made from (as scripts/start.mjs decides staleness). */
+const BUILD_SOURCES = ["src", "scripts/build.ts", "scripts/build-widget.ts", "vite.config.ts", "tsconfig.json"];
 
-/** Newest modification time of any file under these paths (0 if none exist). */
+/** Newest modification time of any non-test file under these paths (0 if none exist). */
 function newestMtime(paths: string[]): number {
   let newest = 0;
   const visit = (p: string) => {
@@ -20,35 +21,27 @@ function newestMtime(paths: string[]): number {
     const stat = statSync(p);
     if (stat.isDirectory()) {
       for (const entry of readdirSync(p)) visit(path.join(p, entry));
-    } else newest = Math.max(newest, stat.mtimeMs);
+    } else if (!p.endsWith(".test.ts")) newest = Math.max(newest, stat.mtimeMs);
   };
   for (const p of paths) visit(path.join(ROOT, p));
   return newest;
 }
 
-function mtime(file: string): number {
-  return existsSync(file) ? statSync(file).mtimeMs : 0;
-}
-
 /**
- * Builds the web app (and the widget, which the web build's emptyOutDir removes) when the
- * build is missing or older than its sources, so the tests never run an outdated UI.
+ * Runs the production build (`npm run build`: web app, widget, server) when dist/ is missing or older than
+ * its sources, so the tests never run an outdated UI and `npm start` in e2e/start.test.ts finds it fresh.
+ * The browser project's global set-up calls it once before any file starts, so files running side by side
+ * never build into dist/ at the same time.
  */
-export function ensureWebBuild(): void {
-  const webSources = newestMtime(["src/web", "src/shared", "vite.config.ts"]);
-  let rebuiltWeb = false;
-  if (mtime(WEB_INDEX) === 0 || mtime(WEB_INDEX) < webSources) {
-    execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: ROOT, stdio: "inherit" });
-    rebuiltWeb = true;
-  }
-  const widgetEntry = path.join(ROOT, "src/widget/widget.ts");
-  if (existsSync(widgetEntry) && (rebuiltWeb || mtime(WIDGET_JS) < newestMtime(["src/widget", "src/shared"]))) {
-    try {
-      execFileSync("npx", ["tsx", "scripts/build-widget.ts"], { cwd: ROOT, stdio: "inherit" });
-    } catch (error) {
-      console.warn("e2e: the widget build failed; pages that load /widget.js will not work", error);
-    }
-  }
+export function ensureBuild(): void {
+  const built = existsSync(STAMP) ? statSync(STAMP).mtimeMs : 0;
+  if (built === 0 || built < newestMtime(BUILD_SOURCES))
+    execFileSync("npm", ["run", "build", "--silent"], {
+      cwd: ROOT,
+      stdio: "inherit",
+      // Vitest sets NODE_ENV=test; the build is the production one that `npm start` serves.
+      env: { ...process.env, NODE_ENV: "production" },
+    });
 }
 
 /** A TCP port that was free a moment ago. */
@@ -73,7 +66,6 @@ export type E2eServer = TestApp & { url: string };
  * accepts the browser's requests.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<E2eServer> {
-  ensureWebBuild();
   const port = await freePort();
   const url = `http://localhost:${port}`;
   const t = await buildTestApp({ env: { PORT: String(port), PUBLIC_URL: url, ...env } });

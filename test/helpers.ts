@@ -186,6 +186,8 @@ export async function buildTestApp(
     SMTP_URL: mail.url,
     LOG_LEVEL: "silent",
     PUBLIC_URL: "http://localhost:3000",
+    // Receivers in tests listen on loopback; refusal tests set OUTBOUND_ALLOWED_HOSTS=external.
+    OUTBOUND_ALLOWED_HOSTS: "loopback",
     ...opts.env,
   });
   const app = await buildApp({

@@ -49,6 +49,16 @@ describe("configuration", () => {
     );
   });
 
+  it("reads OUTBOUND_ALLOWED_HOSTS (default external) and names a bad entry", () => {
+    expect(loadConfig({ DATA_DIR: dir() }).outbound.text).toBe("external");
+    expect(loadConfig({ DATA_DIR: dir(), OUTBOUND_ALLOWED_HOSTS: "private, hooks.corp.example" }).outbound.text).toBe(
+      "private,hooks.corp.example",
+    );
+    expect(() => loadConfig({ DATA_DIR: dir(), OUTBOUND_ALLOWED_HOSTS: "external,intranet only" })).toThrow(
+      /^Invalid configuration: OUTBOUND_ALLOWED_HOSTS entry "intranet only" is not one of external, loopback/,
+    );
+  });
+
   it("refuses an https PUBLIC_URL without SMTP_URL unless the dev outbox is asked for", () => {
     const https = { DATA_DIR: dir(), PUBLIC_URL: "https://verify.example.com" };
     expect(() => loadConfig(https)).toThrow(/SMTP_URL must be set when PUBLIC_URL is https/);
@@ -86,6 +96,7 @@ describe("configuration", () => {
     ["APP_SECRET", { APP_SECRET: "short" }],
     ["SUPPORT_EMAIL", { SUPPORT_EMAIL: "help" }],
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+    ["OUTBOUND_ALLOWED_HOSTS", { OUTBOUND_ALLOWED_HOSTS: "10.0.0.0/33" }],
   ])("refuses a bad %s with a message naming it", (name, env) => {
     expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(new RegExp(`\\b${name}\\b`));

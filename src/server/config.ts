@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
+import { type OutboundPolicy, parseOutboundPolicy } from "@server/lib/outbound";
 import { meetsPasswordRules } from "@shared/validation";
 import { z } from "zod";
 
@@ -34,14 +35,14 @@ export type Config = {
   shutdownDelayMs: number;
   /** DNS servers for site proofs (`ip` or `ip:port`); empty: the system's */
   siteDnsServers: string[];
-  /** tests only (NODE_ENV=test): site files are fetched over http from this loopback port */
+  /** tests only (NODE_ENV=test): the port of the plain-http site-file attempt (80 otherwise; the outbound policy decides whether http is tried) */
   siteCheckTestHttpPort: number | null;
   /** after this many days, stored client addresses are cut to their /24 (IPv4) or /48 (IPv6) */
   retentionIpDays: number;
   /** audit events older than this many days are deleted */
   retentionAuditDays: number;
-  /** tests only (NODE_ENV=test): webhook deliveries may go to loopback and private addresses */
-  webhookAllowPrivateTargets: boolean;
+  /** where the server may connect on an organisation's behalf (OUTBOUND_ALLOWED_HOSTS; default `external`) */
+  outbound: OutboundPolicy;
 };
 
 export class ConfigError extends Error {
@@ -157,12 +158,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteCheckTestHttpPort = Number(testPortText);
   }
 
-  const allowPrivateText = get("WEBHOOK_ALLOW_PRIVATE_TARGETS");
-  if (allowPrivateText !== undefined && env.NODE_ENV !== "test")
-    fail("WEBHOOK_ALLOW_PRIVATE_TARGETS", "is for tests only (NODE_ENV=test)");
-  if (allowPrivateText !== undefined && !["0", "1"].includes(allowPrivateText))
-    fail("WEBHOOK_ALLOW_PRIVATE_TARGETS", `must be 0 or 1 (got "${allowPrivateText}")`);
-  const webhookAllowPrivateTargets = allowPrivateText === "1";
+  let outbound: OutboundPolicy;
+  try {
+    outbound = parseOutboundPolicy(get("OUTBOUND_ALLOWED_HOSTS") ?? "external");
+  } catch (err) {
+    fail("OUTBOUND_ALLOWED_HOSTS", (err as Error).message);
+  }
 
   let appSecret = get("APP_SECRET");
   if (appSecret !== undefined && appSecret.length < 32) fail("APP_SECRET", "must be at least 32 characters");
@@ -191,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionAuditDays,
     siteDnsServers,
     siteCheckTestHttpPort,
-    webhookAllowPrivateTargets,
+    outbound,
   };
 }
 

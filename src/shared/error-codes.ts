@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   emailDomainFixed: "sites.email_domain_fixed",
   webhookInvalidUrl: "webhooks.invalid_url",
   webhookNoEndpoint: "webhooks.no_endpoint",
+  webhookNeedsRecentSignIn: "webhooks.recent_sign_in_required",
 
   // SCIM provisioning (answered in the SCIM error schema under /api/scim/v2)
   scimUnauthorized: "scim.unauthorized",

@@ -8,7 +8,7 @@ export const WEBHOOK_TEXT = {
   intro:
     "CallProof can send events to your own systems: code.verified when a customer verifies an employee's code, call.reported when a customer reports a call, alert.raised when an alert is raised. Deliveries are signed (Standard Webhooks) and retried for 24 hours.",
   urlLabel: "Endpoint URL",
-  urlHint: "https://… (http only for localhost)",
+  urlHint: "https://… (plain http and other ports than 443 and 80 only for hosts the server's operator allows)",
   eventsLegend: "Events",
   save: "Save endpoint",
   saving: "Saving...",
@@ -27,9 +27,16 @@ export const WEBHOOK_TEXT = {
   // refusals
   urlInvalid: "Enter a full URL starting with https://.",
   urlTooLong: `The URL must be at most ${WEBHOOK_URL_MAX} characters.`,
-  urlNotHttps: "The URL must start with https:// (http is allowed only for localhost and 127.0.0.1).",
+  urlNotHttps:
+    "The URL must start with https:// (plain http only for hosts the server's operator allows in OUTBOUND_ALLOWED_HOSTS).",
   urlCredentials: "The URL must not contain a user name or password.",
-  urlPrivate: "The URL must point to a public address.",
+  urlPrivate:
+    "This server may not connect to the URL's address: loopback, private and link-local addresses need its operator's permission (OUTBOUND_ALLOWED_HOSTS).",
+  urlPort: "Only ports 443 and 80 are allowed, unless the server's operator allows this host (OUTBOUND_ALLOWED_HOSTS).",
+  urlUnresolved: "The URL's host name could not be resolved: check the URL.",
+  needsRecentSignIn:
+    "For your security, changing the webhook URL needs a sign-in from the last 15 minutes. Sign out, sign in again, then save the new URL.",
+  signInAgain: "Sign out to sign in again",
   noEvents: "Choose at least one event.",
   noEndpoint: "No webhook endpoint is set.",
   tooManyTests: "Too many test events. Please wait a minute.",

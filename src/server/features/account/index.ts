@@ -1,3 +1,5 @@
-/** What other features use of the account feature: erasure of a person's passkeys, the recent sign-in rule. */
-export { signedInRecently } from "./recent-sign-in";
+/** What other features use of the account feature: erasure of a person's passkeys. */
+
+/** The rule for sensitive changes: a sign-in within the last 15 minutes (passkeys, webhook URLs...). */
+export { assertRecentSignIn } from "./recent-sign-in";
 export { deletePasskeysOf } from "./repository";

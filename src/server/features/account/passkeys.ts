@@ -16,7 +16,7 @@ import {
 } from "@simplewebauthn/server";
 import { accountErrors } from "./errors";
 import { passkeyAddedMail } from "./mails";
-import { signedInRecently } from "./recent-sign-in";
+import { assertRecentSignIn } from "./recent-sign-in";
 import {
   type ChallengePurpose,
   challengeRefusal,
@@ -98,7 +98,7 @@ const reasonOf = (err: unknown) => (err instanceof Error ? err.message.slice(0, 
 export async function registrationOptions(deps: Deps, actor: Actor, input: { sessionHash: string | null }) {
   const { user, sessionHash } = signedInSession(actor, input.sessionHash);
   const now = deps.clock.now();
-  await assertRecentSignIn(deps, actor, sessionHash, now);
+  await assertFreshForPasskey(deps, actor, sessionHash);
   const { registerOptionsPerWindow, registerOptionsWindowMs } = PASSKEY;
   const limit = await deps.limits.hit(
     `passkey-register:${user.id}`,
@@ -125,18 +125,12 @@ export async function registrationOptions(deps: Deps, actor: Actor, input: { ses
   return options;
 }
 
-/** A session that started long ago may have been left open or stolen: adding a passkey needs a fresh sign-in. */
-async function assertRecentSignIn(deps: Deps, actor: Actor, sessionHash: string, now: Date) {
-  if (!(await signedInRecently(deps, sessionHash, now))) {
-    await deps.audit.record({
-      ...auditActor(actor),
-      action: AUDIT_ACTIONS.addPasskey,
-      outcome: "denied",
-      detail: { reason: "sign-in not recent" },
-    });
-    throw accountErrors.passkeyNeedsRecentSignIn();
-  }
-}
+/** Adding a passkey needs a fresh sign-in (the account feature's rule for sensitive changes). */
+const assertFreshForPasskey = (deps: Deps, actor: Actor, sessionHash: string) =>
+  assertRecentSignIn(deps, actor, sessionHash, {
+    action: AUDIT_ACTIONS.addPasskey,
+    error: accountErrors.passkeyNeedsRecentSignIn,
+  });
 
 /** Verifies a new passkey against a challenge this session was given, stores it and tells the user by e-mail. */
 export async function addPasskey(
@@ -152,7 +146,7 @@ export async function addPasskey(
   const { user, sessionHash } = signedInSession(actor, input.sessionHash);
   const now = deps.clock.now();
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.addPasskey };
-  await assertRecentSignIn(deps, actor, sessionHash, now);
+  await assertFreshForPasskey(deps, actor, sessionHash);
   const rp = relyingParty(deps);
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {

@@ -1,13 +1,28 @@
-import type { Deps } from "@server/context";
+import { type Actor, auditActor, type Deps } from "@server/context";
 import { sessionStartedAt } from "@server/features/users";
+import type { HttpError } from "@server/lib/errors";
 import { PASSKEY } from "@shared/account";
+import type { AuditAction } from "@shared/audit-actions";
 
 /**
- * The one "signed in recently" rule: whether the session with this token hash started within the last
- * 15 minutes. A session left open or stolen long ago cannot add a passkey or hand out credentials that
- * vouch for the organisation (a SCIM token) without a fresh sign-in.
+ * A session that started long ago may have been left open or stolen: a sensitive change (adding a
+ * passkey, pointing the organisation's webhook elsewhere) needs a sign-in within the last 15 minutes.
+ * Otherwise the refusal is audited under `refusal.action` and `refusal.error()` (a 403) is thrown.
  */
-export async function signedInRecently(deps: Pick<Deps, "db">, sessionHash: string, now: Date): Promise<boolean> {
-  const started = await sessionStartedAt(deps.db, sessionHash);
-  return started !== undefined && now.getTime() - started.getTime() <= PASSKEY.recentSignInMs;
+export async function assertRecentSignIn(
+  deps: Deps,
+  actor: Actor,
+  sessionHash: string | null,
+  refusal: { action: AuditAction; error: () => HttpError; organisationId?: number },
+): Promise<void> {
+  const started = sessionHash ? await sessionStartedAt(deps.db, sessionHash) : null;
+  if (started && deps.clock.now().getTime() - started.getTime() <= PASSKEY.recentSignInMs) return;
+  await deps.audit.record({
+    ...auditActor(actor),
+    action: refusal.action,
+    outcome: "denied",
+    ...(refusal.organisationId === undefined ? {} : { organisationId: refusal.organisationId }),
+    detail: { reason: "sign-in not recent" },
+  });
+  throw refusal.error();
 }

@@ -13,7 +13,6 @@ import { raiseDueAlerts } from "./service";
 const ENV = {
   ...TRUST_PROXY_ENV,
   NODE_ENV: "test",
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: "1",
   OUTBOUND_ALLOWED_HOSTS: "loopback",
 };
 

@@ -1,5 +1,5 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
-import { signedInRecently } from "@server/features/account";
+import { assertRecentSignIn } from "@server/features/account";
 import { organisationFor } from "@server/features/organisations";
 import { employerEmails } from "@server/features/users";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -31,10 +31,11 @@ export async function createScimToken(deps: Deps, actor: Actor, input: { session
   const organisationId = organisationFor(actor);
   const now = deps.clock.now();
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.createScimToken, organisationId };
-  if (!(await signedInRecently(deps, sessionHash, now))) {
-    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "sign-in not recent" } });
-    throw scimErrors.needsRecentSignIn();
-  }
+  await assertRecentSignIn(deps, actor, sessionHash, {
+    action: AUDIT_ACTIONS.createScimToken,
+    error: scimErrors.needsRecentSignIn,
+    organisationId,
+  });
   const { token, tokenId, tokenHash } = newToken();
   await repo.saveToken(deps.db, { organisationId, tokenId, tokenHash, createdBy: user.id, createdAt: now });
   await deps.audit.record({ ...audit, outcome: "success" });

@@ -10,7 +10,8 @@ export function sitesDeps(app: FastifyInstance): SitesDeps {
   if (!prover) {
     prover = siteProver({
       dnsServers: app.deps.config.siteDnsServers,
-      testHttpPort: app.deps.config.siteCheckTestHttpPort,
+      outbound: app.deps.config.outbound,
+      httpPort: app.deps.config.siteCheckTestHttpPort ?? 80,
       timeoutMs: 5000,
     });
     provers.set(app, prover);

@@ -1,8 +1,11 @@
 import { Resolver } from "node:dns/promises";
-import http from "node:http";
-import https from "node:https";
-import type { LookupFunction } from "node:net";
-import { isPublicAddress } from "@server/lib/public-address";
+import {
+  type OutboundPolicy,
+  outboundFetch,
+  type Resolve,
+  type ResolvedAddress,
+  withResolver,
+} from "@server/lib/outbound";
 import { SITE_PROOF } from "@shared/sites";
 
 export type Proof = "dns" | "well-known";
@@ -10,11 +13,10 @@ export type Proof = "dns" | "well-known";
 export type ProverSettings = {
   /** DNS servers (`ip` or `ip:port`) for every look-up; empty: the system's */
   dnsServers: string[];
-  /**
-   * Tests only: fetch the file over plain http from this port and accept loopback and private
-   * addresses. Null in every real deployment: only https, only public addresses.
-   */
-  testHttpPort: number | null;
+  /** where the server may connect (OUTBOUND_ALLOWED_HOSTS): the file is fetched only from hosts it allows */
+  outbound: OutboundPolicy;
+  /** the port of the plain-http attempt (made only for hosts the policy allows over http): 80, or a test server's */
+  httpPort: number;
   /** deadline of one whole file fetch, redirects included */
   timeoutMs: number;
 };
@@ -29,10 +31,13 @@ const MAX_REDIRECTS = 3;
 export function siteProver(settings: ProverSettings): Prover {
   const resolver = new Resolver({ timeout: Math.min(settings.timeoutMs, 2000), tries: 2 });
   if (settings.dnsServers.length > 0) resolver.setServers(settings.dnsServers);
+  // The file's host is looked up through the same DNS servers as the record.
+  const policy =
+    settings.dnsServers.length > 0 ? withResolver(settings.outbound, resolverLookup(resolver)) : settings.outbound;
   return {
     async prove(host, token) {
       if (await hasDnsRecord(resolver, host, token)) return "dns";
-      if (await hasWellKnownFile(resolver, settings, host, token)) return "well-known";
+      if (await hasWellKnownFile(policy, settings, host, token)) return "well-known";
       return null;
     },
   };
@@ -49,100 +54,55 @@ async function hasDnsRecord(resolver: Resolver, host: string, token: string): Pr
   }
 }
 
-/** Whether an address is one the server may connect to: public unicast only, outside tests. */
-function reachable(address: string, settings: ProverSettings): boolean {
-  return settings.testHttpPort !== null || isPublicAddress(address);
-}
-
-/** The host's addresses through the same resolver, keeping only those the server may connect to. */
-async function addressesOf(resolver: Resolver, settings: ProverSettings, host: string) {
-  const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
-  const found = [
-    ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
-    ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
-  ];
-  // One private address among public ones makes the whole host suspect (DNS pointing inside).
-  return found.every((a) => reachable(a.address, settings)) ? found : [];
+/** Names looked up through the prover's own DNS servers (SITE_DNS_SERVERS), both families. */
+function resolverLookup(resolver: Resolver): Resolve {
+  return async (host) => {
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
+    const found: ResolvedAddress[] = [
+      ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
+      ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
+    ];
+    if (found.length === 0) throw new Error("no address");
+    return found;
+  };
 }
 
 /**
- * `https://<host>/.well-known/callproof-site-verification.txt` holds the token on a line of its own.
- * The connection goes to an address checked above (so a DNS answer cannot point it inside the network
- * between the check and the request); redirects are followed only on the same host and scheme; the
- * body is read up to 1 KiB; the whole fetch has a short deadline.
+ * `https://<host>/.well-known/callproof-site-verification.txt` holds the token on a line of its own; when
+ * OUTBOUND_ALLOWED_HOSTS allows the host for plain http (loopback, private, by name or by range), the same
+ * path over http is tried next. Every request goes through the outbound path (each address checked, the
+ * connection pinned to a checked one); redirects are followed only on the same host, scheme and port;
+ * the body is read up to 1 KiB; the whole check has one short deadline.
  */
-async function hasWellKnownFile(
-  resolver: Resolver,
-  settings: ProverSettings,
-  host: string,
-  token: string,
-): Promise<boolean> {
-  const addresses = await addressesOf(resolver, settings, host);
-  const pinned = addresses[0];
-  if (!pinned) return false;
-  const secure = settings.testHttpPort === null;
-  const origin = secure ? `https://${host}` : `http://${host}:${settings.testHttpPort}`;
-  const signal = AbortSignal.timeout(settings.timeoutMs);
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
-  let url = new URL(`${origin}${SITE_PROOF.filePath}`);
-  try {
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const answer = await get(url, { secure, lookup, signal });
-      if (answer.kind === "body") return answer.text.split(/\r?\n/).some((line) => line.trim() === token);
-      if (answer.kind !== "redirect") return false;
-      const next = new URL(answer.location, url);
-      if (next.hostname !== host || next.protocol !== url.protocol || next.port !== url.port) return false;
-      url = next;
+async function hasWellKnownFile(policy: OutboundPolicy, settings: ProverSettings, host: string, token: string) {
+  const deadline = Date.now() + settings.timeoutMs;
+  const origins = [`https://${host}`, `http://${host}${settings.httpPort === 80 ? "" : `:${settings.httpPort}`}`];
+  for (const origin of origins) {
+    let url = new URL(`${origin}${SITE_PROOF.filePath}`);
+    try {
+      for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+        const left = deadline - Date.now();
+        if (left <= 0) return false;
+        const res = await outboundFetch(policy, url, {
+          headers: { accept: "text/plain", "user-agent": "CallProof site check" },
+          timeoutMs: left,
+          connectTimeoutMs: Math.min(left, 2000),
+          maxBytes: MAX_FILE_BYTES,
+        });
+        const location = res.headers.get("location");
+        if (res.status >= 300 && res.status < 400 && location) {
+          const next = new URL(location, url);
+          if (next.hostname !== url.hostname || next.protocol !== url.protocol || next.port !== url.port) break;
+          url = next;
+          continue;
+        }
+        if (res.status !== 200) break;
+        if ((await res.text()).split(/\r?\n/).some((line) => line.trim() === token)) return true;
+        break;
+      }
+    } catch {
+      // Refused by the policy, unreachable, timed out, too large: no proof from this origin.
     }
-  } catch {
-    // Refused, reset, timed out, too large: no proof.
   }
   return false;
-}
-
-type Answer = { kind: "body"; text: string } | { kind: "redirect"; location: string } | { kind: "refused" };
-
-function get(url: URL, opts: { secure: boolean; lookup: LookupFunction; signal: AbortSignal }): Promise<Answer> {
-  const request = opts.secure ? https.request : http.request;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: "GET",
-        lookup: opts.lookup,
-        signal: opts.signal,
-        headers: { accept: "text/plain", "user-agent": "CallProof site check" },
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        if (status >= 300 && status < 400 && res.headers.location) {
-          res.resume();
-          resolve({ kind: "redirect", location: res.headers.location });
-          return;
-        }
-        if (status !== 200) {
-          res.resume();
-          resolve({ kind: "refused" });
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_FILE_BYTES) {
-            req.destroy(new Error("well-known file too large"));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on("end", () => resolve({ kind: "body", text: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { organisationSites } from "@server/db/schema";
+import { parseOutboundPolicy } from "@server/lib/outbound";
 import { MESSAGES } from "@shared/messages";
 import { SITE_PROOF, SITES_MESSAGES, type SiteRecord } from "@shared/sites";
 import { TestDnsServer } from "@test/dns-server";
@@ -280,10 +281,15 @@ describe("a new employer's sites", () => {
 });
 
 describe("the prover", () => {
-  const prover = (testHttpPort: number | null) =>
-    siteProver({ dnsServers: [dns.address], testHttpPort, timeoutMs: 2000 });
+  const prover = (outbound = "loopback") =>
+    siteProver({
+      dnsServers: [dns.address],
+      outbound: parseOutboundPolicy(outbound),
+      httpPort: files.port,
+      timeoutMs: 2000,
+    });
 
-  it("never fetches the file from a loopback or private address outside test mode", async () => {
+  it("never fetches the file from a loopback, private or metadata address the outbound policy does not allow", async () => {
     for (const [host, address] of [
       ["loop.example", "127.0.0.1"],
       ["lan.example", "192.168.1.10"],
@@ -291,10 +297,13 @@ describe("the prover", () => {
     ] as const) {
       dns.setA(host, address);
       files.files.set(host, { status: 200, body: "tok" });
-      expect(await prover(null).prove(host, "tok")).toBeNull();
+      expect(await prover("external").prove(host, "tok")).toBeNull();
+      expect(await prover("*").prove(host, "tok")).toBeNull();
     }
     dns.setA("loop.example", "127.0.0.1");
-    expect(await prover(files.port).prove("loop.example", "tok")).toBe("well-known");
+    expect(await prover("loopback").prove("loop.example", "tok")).toBe("well-known");
+    expect(await prover("loop.example").prove("loop.example", "tok")).toBe("well-known");
+    expect(await prover("loopback").prove("meta.example", "tok")).toBeNull();
   });
 
   it("follows no redirect to another host and reads no more than a small file", async () => {
@@ -302,14 +311,14 @@ describe("the prover", () => {
     dns.setA("elsewhere.example", "127.0.0.1");
     files.files.set("moved.example", { status: 302, body: "", location: `http://elsewhere.example:${files.port}/x` });
     files.files.set("elsewhere.example", { status: 200, body: "tok" });
-    expect(await prover(files.port).prove("moved.example", "tok")).toBeNull();
+    expect(await prover().prove("moved.example", "tok")).toBeNull();
 
     dns.setA("same.example", "127.0.0.1");
     files.files.set("same.example", { status: 301, body: "", location: SITE_PROOF.filePath });
-    expect(await prover(files.port).prove("same.example", "tok")).toBeNull();
+    expect(await prover().prove("same.example", "tok")).toBeNull();
 
     dns.setA("big.example", "127.0.0.1");
     files.files.set("big.example", { status: 200, body: `tok\n${"x".repeat(100_000)}` });
-    expect(await prover(files.port).prove("big.example", "tok")).toBeNull();
+    expect(await prover().prove("big.example", "tok")).toBeNull();
   });
 });

@@ -21,7 +21,8 @@ export default async function webhooksRoutes(app: App) {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.setWebhook, "superuser"),
       schema: { body: webhookBody, response: { 200: webhookSavedAnswer } },
     },
-    async (request) => webhooks.setWebhook(app.deps, request.actor, request.body),
+    async (request) =>
+      webhooks.setWebhook(app.deps, request.actor, { ...request.body, sessionHash: request.sessionHash }),
   );
 
   app.delete(

@@ -1,85 +1,58 @@
-import { lookup as dnsLookup } from "node:dns/promises";
-import http from "node:http";
-import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import { isPublicAddress } from "@server/lib/public-address";
-
-export type SendResult = { ok: true; status: number } | { ok: false; status: number | null; error: string };
-
-/** A receiver gets this long to answer, connection included. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
+import { OutboundError, type OutboundPolicy, outboundFetch } from "@server/lib/outbound";
 
 /**
- * POSTs one delivery. The host's addresses are looked up once and the connection pinned to them, so a
- * DNS answer cannot point it inside the network after the check; unless `allowPrivate` (tests only),
- * any non-public address refuses the delivery. Redirects are not followed; 2xx is success.
+ * One attempt's result. `permanent`: the policy refuses the URL (scheme, port, address), so trying again
+ * cannot help: the delivery fails at once with the reason instead of being retried for 24 hours.
+ */
+export type SendResult =
+  | { ok: true; status: number }
+  | { ok: false; status: number | null; error: string; permanent: boolean };
+
+/** A receiver gets this long to answer, connection included; the connection itself, much less. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const DELIVERY_CONNECT_TIMEOUT_MS = 3_000;
+
+/**
+ * What the employer reads when a delivery failed. Never a port, a status or the answer's content: a
+ * refused connection, a reset, a timeout and a server that speaks no HTTP all read the same, so the
+ * delivery list cannot be used to learn which ports answer on a network the server reaches.
+ */
+export const DELIVERY_ERROR = {
+  unreachable: "could not connect or no answer in time",
+  notAccepted: "the receiver did not accept the delivery (no 2xx answer)",
+} as const;
+
+/**
+ * POSTs one delivery through the outbound path (lib/outbound.ts): the URL and every address of its host
+ * are checked against OUTBOUND_ALLOWED_HOSTS, the connection is pinned to a checked address, only ports
+ * 443 and 80 unless the operator allows the host, no redirect is followed; 2xx is success.
  */
 export async function postDelivery(
+  policy: OutboundPolicy,
   url: string,
   headers: Record<string, string>,
   body: string,
-  opts: { allowPrivate: boolean; timeoutMs?: number },
+  opts: { timeoutMs?: number; connectTimeoutMs?: number } = {},
 ): Promise<SendResult> {
-  let target: URL;
+  let res: Response;
   try {
-    target = new URL(url);
-  } catch {
-    return { ok: false, status: null, error: "the URL is not valid" };
+    res = await outboundFetch(policy, url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": "CallProof-Webhooks/1", ...headers },
+      body,
+      timeoutMs: opts.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+      connectTimeoutMs: opts.connectTimeoutMs ?? DELIVERY_CONNECT_TIMEOUT_MS,
+      standardPortsOnly: true,
+    });
+  } catch (err) {
+    if (!(err instanceof OutboundError)) throw err;
+    if (err.step === "url" || err.step === "address")
+      return { ok: false, status: null, error: err.message, permanent: true };
+    if (err.step === "resolve") return { ok: false, status: null, error: err.message, permanent: false };
+    return { ok: false, status: null, error: DELIVERY_ERROR.unreachable, permanent: false };
   }
-  const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
-  let addresses: { address: string; family: number }[];
-  try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await dnsLookup(host, { all: true });
-  } catch {
-    return { ok: false, status: null, error: "the host name could not be resolved" };
-  }
-  if (addresses.length === 0) return { ok: false, status: null, error: "the host name could not be resolved" };
-  if (!opts.allowPrivate && !addresses.every((a) => isPublicAddress(a.address)))
-    return { ok: false, status: null, error: "refused: the host resolves to a private or loopback address" };
-  const pinned = addresses[0]!;
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
-  const request = target.protocol === "https:" ? https.request : http.request;
-  return new Promise((resolve) => {
-    const req = request(
-      target,
-      {
-        method: "POST",
-        lookup,
-        signal: AbortSignal.timeout(opts.timeoutMs ?? DELIVERY_TIMEOUT_MS),
-        headers: {
-          "content-type": "application/json",
-          "content-length": String(Buffer.byteLength(body)),
-          "user-agent": "CallProof-Webhooks/1",
-          ...headers,
-        },
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        // The answer's body is not needed: drain it so the connection closes.
-        res.resume();
-        res.on("end", () =>
-          resolve(
-            status >= 200 && status < 300
-              ? { ok: true, status }
-              : { ok: false, status, error: `the receiver answered ${status}` },
-          ),
-        );
-        res.on("error", () => resolve({ ok: false, status, error: "the answer was cut off" }));
-      },
-    );
-    req.on("error", (err: Error & { code?: string }) =>
-      resolve({
-        ok: false,
-        status: null,
-        error:
-          err.name === "AbortError" || err.name === "TimeoutError"
-            ? "timed out"
-            : `could not connect (${err.code ?? "error"})`,
-      }),
-    );
-    req.end(body);
-  });
+  const status = res.status;
+  return status >= 200 && status < 300
+    ? { ok: true, status }
+    : { ok: false, status, error: DELIVERY_ERROR.notAccepted, permanent: false };
 }

@@ -1,8 +1,8 @@
-import { isIP } from "node:net";
 import { type Actor, auditActor, type Deps } from "@server/context";
+import { assertRecentSignIn } from "@server/features/account";
 import { organisationFor } from "@server/features/organisations";
 import { seal, unseal } from "@server/lib/crypto";
-import { isPublicAddress } from "@server/lib/public-address";
+import { checkOutboundUrl, OUTBOUND_TEXT, OutboundError } from "@server/lib/outbound";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery } from "@shared/webhooks";
 import { webhookErrors } from "./errors";
@@ -10,28 +10,42 @@ import * as repo from "./repository";
 import { postDelivery } from "./sender";
 import { newWebhookSecret, signedHeaders } from "./signature";
 
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1"]);
-
 /**
- * An endpoint URL: https, or http on localhost/127.0.0.1 (a developer's receiver, as the contract allows);
- * no credentials; not another private or loopback address literal. Deliveries still go only to public
- * addresses unless WEBHOOK_ALLOW_PRIVATE_TARGETS (tests), whatever the name resolves to.
+ * An endpoint URL: http(s) without credentials that OUTBOUND_ALLOWED_HOSTS accepts: https unless the
+ * operator allows the host (loopback, private, by name or by range), ports 443 and 80 unless the same,
+ * and no address the policy refuses (a name is looked up now; each delivery checks again as it connects).
+ * A name that does not resolve yet is taken for https on a standard port (deliveries report it).
  */
-export function checkedUrl(text: string, allowPrivate: boolean): string {
+export async function checkedUrl(deps: Deps, text: string): Promise<string> {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw webhookErrors.invalid(WEBHOOK_TEXT.urlInvalid);
   }
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  if (!(url.protocol === "https:" || (url.protocol === "http:" && LOCAL_HOSTS.has(host))))
-    throw webhookErrors.invalid(WEBHOOK_TEXT.urlNotHttps);
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw webhookErrors.invalid(WEBHOOK_TEXT.urlNotHttps);
   if (url.username || url.password) throw webhookErrors.invalid(WEBHOOK_TEXT.urlCredentials);
-  if (!allowPrivate && !LOCAL_HOSTS.has(host) && isIP(host) && !isPublicAddress(host))
-    throw webhookErrors.invalid(WEBHOOK_TEXT.urlPrivate);
+  try {
+    await checkOutboundUrl(deps.config.outbound, url, { standardPortsOnly: true });
+  } catch (err) {
+    if (!(err instanceof OutboundError)) throw err;
+    if (err.step === "address") throw webhookErrors.invalid(WEBHOOK_TEXT.urlPrivate);
+    if (err.message === OUTBOUND_TEXT.httpsRequired) throw webhookErrors.invalid(WEBHOOK_TEXT.urlNotHttps);
+    if (err.message === OUTBOUND_TEXT.port) throw webhookErrors.invalid(WEBHOOK_TEXT.urlPort);
+    const standard = url.protocol === "https:" && (url.port === "" || url.port === "443");
+    if (err.step !== "resolve" || !standard) throw webhookErrors.invalid(WEBHOOK_TEXT.urlUnresolved);
+  }
   return url.toString();
 }
+
+/** The URL as it would be stored, to tell whether a save changes it; null when it does not parse. */
+const normalised = (text: string) => {
+  try {
+    return new URL(text).toString();
+  } catch {
+    return null;
+  }
+};
 
 /** The organisation's endpoint without its secret, or null. */
 export async function getWebhook(deps: Deps, actor: Actor) {
@@ -39,10 +53,22 @@ export async function getWebhook(deps: Deps, actor: Actor) {
   return endpoint ? { url: endpoint.url, events: endpoint.events, secretHint: endpoint.secretHint } : null;
 }
 
-/** Sets the endpoint with a new signing secret, returned this once. */
-export async function setWebhook(deps: Deps, actor: Actor, input: { url: string; events?: string[] }) {
+/** Sets the endpoint with a new signing secret, returned this once. A new URL needs a sign-in from the last 15 minutes. */
+export async function setWebhook(
+  deps: Deps,
+  actor: Actor,
+  input: { url: string; events?: string[]; sessionHash?: string | null },
+) {
   const organisationId = organisationFor(actor);
-  const url = checkedUrl(input.url, deps.config.webhookAllowPrivateTargets);
+  // Pointing the organisation's events somewhere else needs a recent sign-in (as adding a passkey does).
+  const current = await repo.findEndpoint(deps.db, organisationId);
+  if (current?.url !== normalised(input.url))
+    await assertRecentSignIn(deps, actor, input.sessionHash ?? null, {
+      action: AUDIT_ACTIONS.setWebhook,
+      error: webhookErrors.needsRecentSignIn,
+      organisationId,
+    });
+  const url = await checkedUrl(deps, input.url);
   const events = WEBHOOK_EVENT_NAMES.filter((e) => (input.events ?? WEBHOOK_EVENT_NAMES).includes(e));
   const secret = newWebhookSecret();
   await repo.saveEndpoint(deps.db, {
@@ -134,15 +160,21 @@ export async function deliverDue(deps: Deps, batch = 20): Promise<DeliveryOutcom
 
 /** One attempt: sent, or refused with a reason (a secret that no longer opens, e.g. after APP_SECRET changed, included). */
 async function attempt(deps: Deps, d: repo.DueDelivery) {
-  if (!d.url || !d.secret_sealed) return { ok: false, status: null, error: "the endpoint was removed" } as const;
+  if (!d.url || !d.secret_sealed)
+    return { ok: false, status: null, error: "the endpoint was removed", permanent: true } as const;
   let secret: string;
   try {
     secret = unseal(deps.config.appSecret, d.secret_sealed);
   } catch {
-    return { ok: false, status: null, error: "the signing secret cannot be read: save the endpoint again" } as const;
+    return {
+      ok: false,
+      status: null,
+      error: "the signing secret cannot be read: save the endpoint again",
+      permanent: false,
+    } as const;
   }
   const headers = signedHeaders(secret, d.message_id, deps.clock.now(), d.payload);
-  return postDelivery(d.url, headers, d.payload, { allowPrivate: deps.config.webhookAllowPrivateTargets });
+  return postDelivery(deps.config.outbound, d.url, headers, d.payload);
 }
 
 async function deliverOne(deps: Deps, d: repo.DueDelivery): Promise<DeliveryOutcome> {
@@ -152,7 +184,8 @@ async function deliverOne(deps: Deps, d: repo.DueDelivery): Promise<DeliveryOutc
     await repo.markDelivered(deps.db, d.id, result.status, now);
     return "delivered";
   }
-  const giveUp = !d.url || now.getTime() - d.created_at.getTime() >= RETRY_FOR_MS;
+  // A URL the outbound policy refuses (scheme, port, address) is failed at once with the reason: retrying cannot help.
+  const giveUp = !d.url || result.permanent || now.getTime() - d.created_at.getTime() >= RETRY_FOR_MS;
   const retryAt = giveUp ? null : new Date(now.getTime() + retryDelayMs(d.attempts));
   await repo.markAttemptFailed(deps.db, d.id, { status: result.status, error: result.error, retryAt });
   if (giveUp) deps.log.warn({ deliveryId: d.id, error: result.error }, "webhook delivery failed for good");

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from "@shared/error-codes";
 import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery } from "@shared/webhooks";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { CopyableValue } from "@web/components/ui/copyable-value";
@@ -7,6 +8,7 @@ import { Notice } from "@web/components/ui/notice";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
 import { errorMessage } from "@web/lib/api";
+import { useAuth } from "@web/lib/auth";
 import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { employerApi } from "../api";
@@ -28,6 +30,7 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENT_NAMES]);
   const form = useSubmit();
+  const { signOut, signingOut } = useAuth();
 
   const reload = useCallback(async () => {
     try {
@@ -141,7 +144,21 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
             </label>
           ))}
         </fieldset>
-        <FormError form={form} />
+        <FormError form={form}>
+          {form.errorCode === ERROR_CODES.webhookNeedsRecentSignIn && (
+            <>
+              {" "}
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                onClick={() => void signOut()}
+                disabled={signingOut}
+              >
+                {WEBHOOK_TEXT.signInAgain}
+              </button>
+            </>
+          )}
+        </FormError>
         <SubmitButton busy={form.busy} className="button button--primary">
           {WEBHOOK_TEXT.save}
         </SubmitButton>

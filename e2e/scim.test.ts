@@ -66,4 +66,20 @@ describe("Provisioning (SCIM) on the employer dashboard", () => {
     expect((await scimUsers(token)).statusCode).toBe(401);
     await panel.getByText(SCIM_TEXT.noToken).waitFor();
   });
+
+  it("asks for a fresh sign-in 16 minutes after signing in, and offers to sign out (to the home page)", async () => {
+    suite.server.clock.set(Date.now());
+    const { user } = await createEmployer(suite.server);
+    const page = await suite.newPage(PHONE_390);
+    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    const panel = page.getByRole("region", { name: SCIM_TEXT.title, exact: true });
+    await panel.getByText(SCIM_TEXT.noToken).waitFor();
+    suite.server.clock.advance(16 * 60_000);
+    await panel.getByRole("button", { name: SCIM_TEXT.create }).click();
+    await panel.getByRole("alert").filter({ hasText: SCIM_TEXT.needsRecentSignIn }).waitFor();
+    expect(await panel.locator("code", { hasText: /^cpscim_/ }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await panel.getByRole("button", { name: SCIM_TEXT.signInAgain }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+  });
 });

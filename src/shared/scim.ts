@@ -50,6 +50,7 @@ export const SCIM_TEXT = {
   actionFailed: "That did not work. Please try again.",
   // refusals (the dashboard's calls answer {message, code})
   needsRecentSignIn: "For your security, sign in again before creating a SCIM token.",
+  signInAgain: "Sign out to sign in again",
   noTokenToRevoke: "There is no SCIM token to revoke.",
   tokenMailSubject: "A SCIM provisioning token was created for your organisation",
 } as const;

@@ -1,8 +1,10 @@
+import { ERROR_CODES } from "@shared/error-codes";
 import { SCIM_TEXT, type ScimStatus } from "@shared/scim";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { CopyableValue } from "@web/components/ui/copyable-value";
 import { Notice } from "@web/components/ui/notice";
-import { errorMessage } from "@web/lib/api";
+import { ApiError, errorMessage } from "@web/lib/api";
+import { useAuth } from "@web/lib/auth";
 import { useCallback, useEffect, useState } from "react";
 import { scimApi } from "../scim-api";
 
@@ -20,6 +22,8 @@ export function ScimPanel({ onChanged }: { onChanged(): void }) {
   const [token, setToken] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [needsSignIn, setNeedsSignIn] = useState(false);
+  const { signOut, signingOut } = useAuth();
 
   const reload = useCallback(async () => {
     try {
@@ -39,12 +43,14 @@ export function ScimPanel({ onChanged }: { onChanged(): void }) {
     if (busy) return;
     setBusy(true);
     setNotice(null);
+    setNeedsSignIn(false);
     try {
       setToken((await scimApi.createToken()).token);
       await reload();
       onChanged();
     } catch (error) {
       setToken(null);
+      setNeedsSignIn(error instanceof ApiError && error.code === ERROR_CODES.scimNeedsRecentSignIn);
       setNotice({ tone: "error", text: errorMessage(error, SCIM_TEXT.actionFailed) });
     } finally {
       setBusy(false);
@@ -111,6 +117,18 @@ export function ScimPanel({ onChanged }: { onChanged(): void }) {
       )}
       {token && <CopyableValue label={SCIM_TEXT.tokenLabel} value={token} />}
       {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
+      {needsSignIn && (
+        <p>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={() => void signOut()}
+            disabled={signingOut}
+          >
+            {SCIM_TEXT.signInAgain}
+          </button>
+        </p>
+      )}
     </div>
   );
 }

@@ -353,6 +353,12 @@ describe("a Microsoft Entra ID provisioning conversation, as Entra ID sends it",
     const found = await scim.get(q(`externalId eq "${objectId}"`));
     expect(found.json().Resources.map((u: { id: string }) => u.id)).toEqual([id]);
 
+    // A password-reset link mailed to the address before it changes.
+    const stranger = new Browser(t.app, freshIp(), t.config.publicOrigin);
+    await stranger.post("/api/auth/forgot-password", { email });
+    await t.app.deps.background.idle();
+    const oldLink = await t.mail.link(email, "/reset-password?token=");
+
     // The multi-attribute PATCH of Entra ID (without the aadOptscim062020 flag): "Replace", work e-mail path.
     const newEmail = `lee.entra-smith@${domain}`;
     const updated = await scim.patch(`/Users/${id}`, {
@@ -393,6 +399,12 @@ describe("a Microsoft Entra ID provisioning conversation, as Entra ID sends it",
       name: { formatted: "Lee Entra", givenName: "Lee E.", familyName: "Smith" },
     });
 
+    // The link mailed to the old address stopped working with the change.
+    const stale = await stranger.post("/api/auth/reset-password", {
+      token: oldLink.searchParams.get("token"),
+      newPassword: "Someone-Else-33",
+    });
+    expect(stale.statusCode).toBe(400);
     const employee = await employeeSignsInWithACode(newEmail);
 
     // Entra ID deactivates with the string "False".

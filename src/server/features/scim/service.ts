@@ -1,4 +1,5 @@
 import type { Deps } from "@server/context";
+import { deleteTokensOfUser } from "@server/features/auth";
 import { expireLiveCodesOf } from "@server/features/codes";
 import { findOrganisation, findOrganisationOwningDomain, type OrganisationRow } from "@server/features/organisations";
 import * as users from "@server/features/users";
@@ -340,7 +341,11 @@ async function commit(deps: Deps, client: ScimClient, loaded: Loaded, draft: Dra
   );
   if (emailChanges || changed.length > 0 || fullName !== user.fullName) {
     const ok = await deps.db.transaction(async (tx) => {
-      if (emailChanges && !(await users.changeEmail(tx, user.id, draft.userName))) return false;
+      if (emailChanges) {
+        if (!(await users.changeEmail(tx, user.id, draft.userName))) return false;
+        // Links and codes mailed to the old address stop working.
+        await deleteTokensOfUser(tx, user.id);
+      }
       if (fullName !== user.fullName) await users.setFullName(tx, user.id, fullName);
       await repo.saveScimUser(tx, {
         ...attributesOf(draft),

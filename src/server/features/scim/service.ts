@@ -43,7 +43,8 @@ function scimActor(client: ScimClient) {
 /**
  * Authenticates a SCIM request: its token, hashed and compared in constant time, must be its organisation's
  * current one, and the organisation must be active. A refusal (401) counts against the client address
- * before anything else is written: beyond 10 in 15 minutes it is 429, audited at the 1st, 10th, 100th.
+ * before anything else is written: beyond 10 in 15 minutes it is 429; refusals are audited sparsely (the
+ * 1st, 10th, 100th… in a row of an address).
  * An accepted token counts against its organisation's 600 requests a minute.
  */
 export async function authenticate(deps: Deps, request: ScimRequest): Promise<ScimClient> {
@@ -69,23 +70,19 @@ export async function authenticate(deps: Deps, request: ScimRequest): Promise<Sc
       SCIM_LIMITS.refusalWindowMs,
       now,
     );
-    const audit = {
-      action: AUDIT_ACTIONS.scimAuth,
-      actorEmail: "scim",
-      organisationId: refusal === "organisation deactivated" ? (row?.organisationId ?? null) : null,
-      ip: request.ip,
-    };
-    if (!limit.allowed) {
-      if (auditsRefusal(limit.refused)) {
-        await deps.audit.record({
-          ...audit,
-          outcome: "denied",
-          detail: { reason: "throttled", refused: limit.refused },
-        });
-      }
-      throw scimErrors.tooManyRequests(limit.retryAfterSeconds);
+    // A counter that never lets through: its `refused` is how many refusals this address had in a row.
+    const seen = await deps.limits.hit(`scim-refusals:ip:${request.clientKey}`, 0, SCIM_LIMITS.refusalWindowMs, now);
+    if (auditsRefusal(seen.refused)) {
+      await deps.audit.record({
+        action: AUDIT_ACTIONS.scimAuth,
+        actorEmail: "scim",
+        organisationId: refusal === "organisation deactivated" ? (row?.organisationId ?? null) : null,
+        ip: request.ip,
+        outcome: "denied",
+        detail: { reason: limit.allowed ? (refusal ?? "wrong token") : "throttled", refused: seen.refused },
+      });
     }
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: refusal ?? "wrong token" } });
+    if (!limit.allowed) throw scimErrors.tooManyRequests(limit.retryAfterSeconds);
     throw scimErrors.unauthorized();
   }
   const allowance = await deps.limits.hit(`scim:org:${organisation.id}`, SCIM_LIMITS.requestsPerMinute, 60_000, now);

@@ -5,7 +5,7 @@ import { deleteTokensOfUser } from "@server/features/auth";
 import { deleteCodesOf } from "@server/features/codes";
 import { eraseInvitationsOf } from "@server/features/onboarding";
 import { eraseScimAttributesOf } from "@server/features/scim";
-import { eraseUser, findUserById } from "@server/features/users";
+import { eraseUser, findUserByEmail, findUserById } from "@server/features/users";
 import { eraseFromDeliveries } from "@server/features/webhooks";
 import { ADMIN_MESSAGES } from "@shared/admin";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -34,9 +34,11 @@ export async function eraseAccount(deps: Deps, actor: Actor, input: { id: number
     await eraseInvitationsOf(tx, user.email, `erased-${user.id}@erased.invalid`);
     await eraseFromDeliveries(tx, person);
     // SCIM's attributes (externalId, names) go; the e-mail SCIM released may name the account in the audit log.
+    // (Unless a newer account has that e-mail now: its events are its own.)
     const released = await eraseScimAttributesOf(tx, user.id, user.organisationId, now);
     const rows = await eraseFromAudit(tx, person);
-    return released ? [...rows, ...(await eraseFromAudit(tx, { ...person, email: released }))] : rows;
+    const byReleased = released && !(await findUserByEmail(tx, released));
+    return byReleased ? [...rows, ...(await eraseFromAudit(tx, { ...person, email: released }))] : rows;
   });
   // The changed events, by id: `audit verify` accepts their deleted values because this event names them.
   await deps.audit.record({ ...audit, organisationId: user.organisationId, outcome: "success", detail: { rows } });

@@ -665,6 +665,23 @@ describe("what reaches the log", () => {
   });
 });
 
+describe("erasure after the userName was taken again", () => {
+  it("erasing the old account leaves the new account's events naming that e-mail", async () => {
+    const { scim, domain } = await provisionedOrganisation();
+    const email = `rehired@${domain}`;
+    const old = (await scim.post("/Users", { schemas: [SCIM_USER], userName: email })).json();
+    expect((await scim.delete(`/Users/${old.id}`)).statusCode).toBe(204);
+    const rehired = (await scim.post("/Users", { schemas: [SCIM_USER], userName: email })).json();
+    await new Browser(t.app, freshIp(), t.config.publicOrigin).post("/api/auth/forgot-password", { email });
+    await t.app.deps.background.idle();
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/accounts/${old.id}/erase`)).statusCode).toBe(200);
+    const forgot = (await auditRows(t, AUDIT_ACTIONS.forgotPassword)).find((r) => r.actorId === Number(rehired.id));
+    expect(forgot?.actorEmail).toBe(email);
+    expect((await scim.get(`/Users/${rehired.id}`)).json().userName).toBe(email);
+  });
+});
+
 describe("erasure and the audit chain", () => {
   it("stays intact when the erased person's events were performed by someone else (an employer's deactivation)", async () => {
     const employer = await createEmployer(t);

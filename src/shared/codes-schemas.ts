@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CODES_TEXT, VERIFY_WORDS_MAX_LENGTH } from "./codes";
+import { LANGUAGES } from "./languages";
 
 /**
  * Request and answer schemas of the identity-code routes. Kept apart from codes.ts, which must stay
@@ -16,7 +17,14 @@ export const verifyBody = z.object({
     .max(VERIFY_WORDS_MAX_LENGTH, CODES_TEXT.wordsTooLong)
     .trim()
     .min(1, CODES_TEXT.wordsRequired),
+  /** the widget's language (en, fr, es, it, pt, cs): the answer's texts are in it; anything else reads as English */
+  language: z.string().max(35).optional(),
 });
+
+/** `POST /api/generate-words` (body optional): the customer's language, whose word list the code is drawn from. */
+export const generateWordsBody = z
+  .object({ language: z.enum(LANGUAGES, { error: CODES_TEXT.unknownLanguage }).optional() })
+  .nullish();
 
 export const clientInfoAnswer = z.object({ fullName: z.string(), companyName: z.string(), website: z.string() });
 
@@ -25,7 +33,12 @@ export const verifyAnswer = z.union([
   z.object({ verified: z.literal(false), message: z.string() }),
 ]);
 
-export const generatedWordsAnswer = z.object({ id: z.number(), words: z.array(z.string()), expiresAt: z.string() });
+export const generatedWordsAnswer = z.object({
+  id: z.number(),
+  words: z.array(z.string()),
+  expiresAt: z.string(),
+  language: z.enum(LANGUAGES),
+});
 
 export const codeStatusAnswer = z.object({
   id: z.number(),

@@ -3,9 +3,10 @@
  * Shared by the server, the web app and the widget. Keep this module free of zod and other
  * libraries: the widget (5 KB gzip budget) imports it.
  */
+import type { Language } from "./languages";
 
-/** `POST /api/generate-words` */
-export type GeneratedWords = { id: number; words: string[]; expiresAt: string };
+/** `POST /api/generate-words`: `language` is the list the words come from (en, fr, es, it, pt, cs). */
+export type GeneratedWords = { id: number; words: string[]; expiresAt: string; language: Language };
 
 /** `GET /api/codes/:id` and the data of its events: `site` is the host it was verified on, or null. */
 export type CodeStatus = {
@@ -50,6 +51,7 @@ export const CODES_TEXT = {
   wordsTooLong: `The words must be at most ${VERIFY_WORDS_MAX_LENGTH} characters.`,
   codeNotFound: "No such code.",
   tooManyStreams: "Too many open code status streams. Close a tab and try again.",
+  unknownLanguage: "The language must be one of en, fr, es, it, pt, cs.",
 
   // /dashboard
   dashboardTitle: "Generate Identity Code",
@@ -74,8 +76,13 @@ export const CODES_TEXT = {
   domainLockNote:
     "The widget only verifies callers from your organisation when it runs on your website (your e-mail domain, your website's host, or their subdomains, over https).",
 
+  languageNote:
+    "The widget speaks the customer's language (English, French, Spanish, Italian, Portuguese or Czech): the one your page declares in <html lang>, else the browser's. To choose one, add data-lang=\"fr\" (for example) to the script tag, or set lang in the loader.",
+
   // /in-a-call
   inACallTitle: "In a call?",
+  /** /dashboard: the select of the language the code's words are drawn in */
+  customerLanguage: "Customer's language",
 } as const;
 
 /** Texts of the embeddable widget. */
@@ -103,6 +110,8 @@ export type WidgetLoaderOptions = {
   tries: number;
   delayMs: number;
   failureText: string;
+  /** the customer's language, given to the widget as data-lang (it follows the page's otherwise) */
+  lang?: string;
 };
 
 /**
@@ -121,6 +130,7 @@ export function loadCallProofWidget(o: WidgetLoaderOptions): () => void {
     s.src = o.src;
     s.async = true;
     s.setAttribute("data-target", o.target);
+    if (o.lang) s.setAttribute("data-lang", o.lang);
     s.onerror = () => {
       s.remove();
       if (stopped) return;
@@ -160,30 +170,53 @@ export function plainSnippet(publicUrl: string): string {
   ].join("\n");
 }
 
-/** A value as a JavaScript literal that cannot close the script element it sits in. */
-const jsLiteral = (value: string | number) => JSON.stringify(value).replace(/</g, "\\u003c");
+/**
+ * A value as a JavaScript literal that cannot close the script element it sits in, in plain ASCII (so
+ * that accents survive a page served in another character set).
+ */
+const jsLiteral = (value: string | number | Record<string, string>) =>
+  JSON.stringify(value).replace(/[<\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /**
  * The recommended snippet of /download: a mount point and the loader with retries, as inline code.
  * Written out by hand (not `loadCallProofWidget.toString()`, which the web build minifies) so that the
  * people pasting it can read what it does; it behaves as `loadCallProofWidget`, and the browser tests
- * run this exact text on a second origin.
+ * run this exact text on a second origin. `failureText`: the message when the widget cannot load, one
+ * per language (a single text is English); the snippet shows it in the customer's language, chosen as
+ * the widget chooses (`lang`, else the page's <html lang>, else the browser's languages, else English).
  */
-export function loaderSnippet(publicUrl: string, tries: number, delayMs: number, failureText: string): string {
+export function loaderSnippet(
+  publicUrl: string,
+  tries: number,
+  delayMs: number,
+  failureText: string | Partial<Record<Language, string>>,
+): string {
   const src = `${publicUrl.replace(/\/+$/, "")}/widget.js`;
+  const failureTexts = typeof failureText === "string" ? { en: failureText } : failureText;
   return `<div id="${WIDGET_DEFAULT_TARGET_ID}"></div>
 <script>
 (function () {
   var src = ${jsLiteral(src)};
   var target = ${jsLiteral(`#${WIDGET_DEFAULT_TARGET_ID}`)};
   var tries = ${jsLiteral(tries)}, delayMs = ${jsLiteral(delayMs)}, attempt = 0;
-  var failureText = ${jsLiteral(failureText)};
+  // The customer's language (en, fr, es, it, pt, cs); empty: the page's <html lang>, then the browser's.
+  var lang = "";
+  var failureTexts = ${jsLiteral(failureTexts as Record<string, string>)};
+  function language() {
+    var tags = [lang, document.documentElement.lang].concat(navigator.languages || []);
+    for (var i = 0; i < tags.length; i++) {
+      var primary = String(tags[i] || "").toLowerCase().split(/[-_]/)[0];
+      if (Object.prototype.hasOwnProperty.call(failureTexts, primary)) return primary;
+    }
+    return "en";
+  }
   function load() {
     attempt++;
     var script = document.createElement("script");
     script.src = src;
     script.async = true;
     script.setAttribute("data-target", target);
+    if (lang) script.setAttribute("data-lang", lang);
     script.onerror = function () {
       script.remove();
       if (attempt < tries) return void setTimeout(load, delayMs);
@@ -191,7 +224,7 @@ export function loaderSnippet(publicUrl: string, tries: number, delayMs: number,
       if (!box) return;
       var message = document.createElement("p");
       message.setAttribute("role", "alert");
-      message.textContent = failureText;
+      message.textContent = failureTexts[language()] || failureTexts.en;
       message.style.cssText = "padding:12px;border:1px solid #b00020;border-radius:6px;color:#8a0018;background:#fff5f5";
       box.appendChild(message);
     };

@@ -68,6 +68,19 @@ export const ERROR_CODES = {
   webhookInvalidUrl: "webhooks.invalid_url",
   webhookNoEndpoint: "webhooks.no_endpoint",
   webhookNeedsRecentSignIn: "webhooks.recent_sign_in_required",
+  // API keys and /api/v1
+  apiKeyRecentSignIn: "api_keys.recent_sign_in_required",
+  apiKeysTooMany: "api_keys.too_many",
+  apiKeyNotFound: "api_keys.not_found",
+  apiKeyInvalid: "api.key_invalid",
+  apiScopeMissing: "api.scope_missing",
+  apiEmployeeNotFound: "api.employee_not_found",
+  // single sign-on
+  ssoRequired: "sso.required",
+  ssoInvalidIssuer: "sso.invalid_issuer",
+  ssoSecretRequired: "sso.secret_required",
+  ssoRecentSignInRequired: "sso.recent_sign_in_required",
+  ssoNotConfigured: "sso.not_configured",
 
   // SCIM provisioning (answered in the SCIM error schema under /api/scim/v2)
   scimUnauthorized: "scim.unauthorized",

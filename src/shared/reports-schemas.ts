@@ -22,6 +22,8 @@ export const reportBody = z
     callerNumber: reportField(REPORT_FIELDS.callerNumber),
     claimedName: reportField(REPORT_FIELDS.claimedName),
     note: reportField(REPORT_FIELDS.note),
+    /** the widget's language (en, fr, es, it, pt, cs): the answer's texts are in it; anything else reads as English */
+    language: z.string().max(35).optional(),
   })
   .refine((r) => r.callerNumber || r.claimedName || r.note, { message: REPORT_FORM_TEXT.empty });
 

@@ -7,9 +7,18 @@
  * data-target: CSS selector of the element to mount in (if it is not on the page, nothing is shown);
  * without it the widget goes right after its script tag. It talks only to the origin it was loaded from, without cookies, and lives in a Shadow
  * DOM so the host page's styles and the widget's cannot touch each other.
+ *
+ * data-lang: the customer's language (en, fr, es, it, pt, cs); without it, the host page's <html lang>,
+ * then the browser's languages, then English. English is built in; another language's texts are fetched
+ * from the widget's own origin (/widget-<lang>.json) before it shows, and English is shown if that fails.
  */
-import { WIDGET_TEXT } from "@shared/codes";
-import { REPORT_FIELD_MAX, REPORT_FIELDS, REPORT_FORM_TEXT } from "@shared/reports";
+import { widget as ENGLISH } from "@shared/i18n/en";
+import { fillIn, type WidgetTexts } from "@shared/i18n/types";
+import { DEFAULT_LANGUAGE, type Language, pickLanguage } from "@shared/languages";
+import { REPORT_FIELD_MAX } from "@shared/reports";
+
+/** The report form's fields, in order (the names POST /api/reports takes). */
+const REPORT_FIELD_NAMES = ["callerNumber", "claimedName", "note"] as const;
 
 type Answer = {
   verified?: boolean;
@@ -75,10 +84,19 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
-function mount(host: HTMLElement, api: string) {
+/** The host (domain) of the caller's proven website, or "" (none, or not a URL). */
+function domainOf(website: string | undefined): string {
+  try {
+    return website ? new URL(website).hostname : "";
+  } catch {
+    return "";
+  }
+}
+
+function mount(host: HTMLElement, api: string, language: Language, T: WidgetTexts) {
   const root = host.attachShadow({ mode: "open" });
   const style = el("style", {}, CSS);
-  const box = el("div", { class: "w" });
+  const box = el("div", { class: "w", lang: language });
   const form = el("form", { "aria-labelledby": "t", novalidate: "" });
   const input = el("input", {
     id: "i",
@@ -89,13 +107,13 @@ function mount(host: HTMLElement, api: string) {
     maxlength: "200",
     "aria-describedby": "h",
   });
-  const button = el("button", { type: "submit" }, WIDGET_TEXT.button);
+  const button = el("button", { type: "submit" }, T.button);
   const row = el("div", { class: "row" });
   row.append(input, button);
   form.append(
-    el("p", { class: "t", id: "t" }, WIDGET_TEXT.title),
-    el("label", { for: "i" }, WIDGET_TEXT.label),
-    el("p", { class: "h", id: "h" }, WIDGET_TEXT.hint),
+    el("p", { class: "t", id: "t" }, T.title),
+    el("label", { for: "i" }, T.label),
+    el("p", { class: "h", id: "h" }, T.hint),
     row,
   );
   const result = el("div", { class: "r", role: "status", "aria-live": "polite", "aria-atomic": "true" });
@@ -120,21 +138,21 @@ function mount(host: HTMLElement, api: string) {
 
   /** After a failed look-up: "Report this call", a short form sent to /api/reports without credentials. */
   const offerReport = () => {
-    const open = el("button", { type: "button", class: "b2" }, REPORT_FORM_TEXT.reportButton);
+    const open = el("button", { type: "button", class: "b2" }, T.reportButton);
     extra.append(open);
     open.addEventListener("click", () => {
-      const report = el("form", { class: "f", "aria-label": REPORT_FORM_TEXT.reportButton, novalidate: "" });
-      const fields = (Object.keys(REPORT_FIELDS) as (keyof typeof REPORT_FIELDS)[]).map((name) => {
+      const report = el("form", { class: "f", "aria-label": T.reportButton, novalidate: "" });
+      const fields = REPORT_FIELD_NAMES.map((name) => {
         const field = el("input", { id: `r-${name}`, name, type: "text", maxlength: String(REPORT_FIELD_MAX) });
-        report.append(el("label", { for: `r-${name}` }, REPORT_FIELDS[name]), field);
+        report.append(el("label", { for: `r-${name}` }, T[name]), field);
         return field;
       });
       const note = el("p", { class: "r", role: "status", "aria-live": "polite" });
-      const send = el("button", { type: "submit" }, REPORT_FORM_TEXT.send);
-      const cancel = el("button", { type: "button", class: "b2" }, REPORT_FORM_TEXT.cancel);
+      const send = el("button", { type: "submit" }, T.send);
+      const cancel = el("button", { type: "button", class: "b2" }, T.cancel);
       const actions = el("div", { class: "row" });
       actions.append(send, cancel);
-      report.prepend(el("p", { class: "h" }, REPORT_FORM_TEXT.formHint));
+      report.prepend(el("p", { class: "h" }, T.reportHint));
       report.append(actions, note);
       open.replaceWith(report);
       fields[0]?.focus();
@@ -144,25 +162,25 @@ function mount(host: HTMLElement, api: string) {
       });
       report.addEventListener("submit", async (e) => {
         e.preventDefault();
-        const body: Record<string, string> = {};
+        const body: Record<string, string> = { language };
         for (const f of fields) if (f.value.trim()) body[f.name] = f.value.trim().replace(/\s+/g, " ");
         const say = (kind: string, text: string) => {
           note.className = `r ${kind}`;
           note.textContent = text;
         };
-        if (Object.keys(body).length === 0) return say("no", REPORT_FORM_TEXT.empty);
+        if (Object.keys(body).length === 1) return say("no", T.empty);
         send.disabled = true;
-        say("", REPORT_FORM_TEXT.sending);
+        say("", T.sending);
         try {
           const { response, answer } = await post(`${api}/api/reports`, body);
           if (response.ok) {
-            const done = el("p", { class: "r ok", role: "status" }, answer.message || REPORT_FORM_TEXT.sent);
+            const done = el("p", { class: "r ok", role: "status" }, answer.message || T.sent);
             report.replaceWith(done);
             return;
           }
-          say("no", response.status === 429 ? REPORT_FORM_TEXT.tooMany : answer.message || REPORT_FORM_TEXT.failed);
+          say("no", response.status === 429 ? T.reportsTooMany : answer.message || T.failed);
         } catch {
-          say("no", REPORT_FORM_TEXT.failed);
+          say("no", T.failed);
         }
         send.disabled = false;
       });
@@ -173,24 +191,36 @@ function mount(host: HTMLElement, api: string) {
     event.preventDefault();
     const words = input.value.trim();
     if (words.split(/[\s/,.-]+/).filter(Boolean).length !== 3) {
-      show("no", [WIDGET_TEXT.threeWords]);
+      show("no", [T.threeWords]);
       input.focus();
       return;
     }
     button.disabled = true;
-    show("", [WIDGET_TEXT.checking]);
+    show("", [T.checking]);
     try {
-      const { response, answer } = await post(`${api}/api/verify`, { words });
-      if (response.status === 429) show("no", [WIDGET_TEXT.tooMany]);
+      const { response, answer } = await post(`${api}/api/verify`, { words, language });
+      if (response.status === 429) show("no", [T.tooMany]);
       else if (response.ok && answer.verified === true && answer.caller) {
         const { fullName = "", companyName = "", website } = answer.caller;
-        show("ok", [WIDGET_TEXT.verified(fullName, companyName)], website);
+        // The organisation's proven domain (N11): on the product's own site, where anybody's code verifies,
+        // say plainly which domain vouches, so that a customer sent there by a scammer can compare.
+        const domain = domainOf(website);
+        const line = domain
+          ? companyName
+            ? T.verifiedCompanyDomain
+            : T.verifiedDomain
+          : companyName
+            ? T.verifiedCompany
+            : T.verified;
+        const lines = [fillIn(line, { name: fullName, company: companyName, domain })];
+        if (location.origin === api) lines.push(domain ? fillIn(T.vouchedBy, { domain }) : T.noDomain);
+        show("ok", lines, website);
       } else if (response.ok) {
-        show("no", [answer.message || WIDGET_TEXT.notVerified]);
+        show("no", [answer.message || T.notVerified]);
         offerReport();
-      } else show("no", [answer.message || WIDGET_TEXT.unavailable]);
+      } else show("no", [answer.message || T.unavailable]);
     } catch {
-      show("no", [WIDGET_TEXT.unavailable]);
+      show("no", [T.unavailable]);
     } finally {
       button.disabled = false;
     }
@@ -207,8 +237,27 @@ function targetOf(script: HTMLScriptElement): Element | null {
   }
 }
 
+/** The customer's language: data-lang, else the page's <html lang>, else the browser's languages, else English. */
+function languageOf(script: HTMLScriptElement): Language {
+  return (
+    pickLanguage([script.getAttribute("data-lang"), document.documentElement.lang, ...(navigator.languages || [])]) ||
+    DEFAULT_LANGUAGE
+  );
+}
+
+/** The widget's texts in `language`: English at once; another fetched from the widget's origin (English if that fails). */
+async function textsIn(api: string, language: Language): Promise<WidgetTexts> {
+  if (language === DEFAULT_LANGUAGE) return ENGLISH;
+  try {
+    const response = await fetch(`${api}/widget-${language}.json`, { mode: "cors", credentials: "omit" });
+    if (response.ok) return { ...ENGLISH, ...((await response.json()) as Partial<WidgetTexts>) };
+  } catch {}
+  return ENGLISH;
+}
+
 function start(script: HTMLScriptElement) {
   const api = new URL(script.src, document.baseURI).origin;
+  const language = languageOf(script);
   const place = targetOf(script);
   // A named target that is not on the page (any more): mount nowhere rather than somewhere unexpected.
   if (script.hasAttribute("data-target") && !place) return;
@@ -218,7 +267,7 @@ function start(script: HTMLScriptElement) {
   else if (script.parentNode && script.parentNode !== document.head)
     script.parentNode.insertBefore(host, script.nextSibling);
   else document.body.appendChild(host);
-  mount(host, api);
+  textsIn(api, language).then((texts) => mount(host, api, texts === ENGLISH ? DEFAULT_LANGUAGE : language, texts));
 }
 
 const script = ownScript();

@@ -80,6 +80,8 @@ export const sessions = pgTable(
     userAgent: text("user_agent"),
     /** the client address when the session started */
     ip: text("ip"),
+    /** started by single sign-on (enforcing SSO ends every other session of the organisation's clients) */
+    viaSso: boolean("via_sso").notNull().default(false),
   },
   (t) => [index("sessions_user_idx").on(t.userId), uniqueIndex("sessions_id_key").on(t.id)],
 );
@@ -213,6 +215,8 @@ export const auditLog = pgTable(
     index("audit_log_actor_at_idx").on(t.actorId, t.at),
     /** the admin's audit filter by actor e-mail */
     index("audit_log_actor_email_at_id_idx").on(t.actorEmail, t.at, t.id),
+    /** the organisation's audit cursor (GET /api/v1/audit) */
+    index("audit_log_org_position_idx").on(t.organisationId, t.position),
     index("audit_log_action_at_id_idx").on(t.action, t.at, t.id),
   ],
 );
@@ -317,9 +321,14 @@ export const callReports = pgTable(
     note: text("note"),
     /** when the organisation's superusers were told about it */
     mailedAt: ts("mailed_at"),
+    /** the report's feed position (GET /api/v1/reports), given only once the transaction that wrote it ended */
+    position: bigint("position", { mode: "number" }),
   },
   (t) => [
     index("call_reports_org_at_idx").on(t.organisationId, t.at, t.id),
+    uniqueIndex("call_reports_position_key").on(t.position),
+    index("call_reports_unpositioned_idx").on(t.id).where(sql`${t.position} is null`),
+    index("call_reports_org_position_idx").on(t.organisationId, t.position),
     index("call_reports_unmailed_idx")
       .on(t.organisationId)
       .where(sql`${t.mailedAt} is null and ${t.organisationId} is not null`),
@@ -456,6 +465,111 @@ export const auditCheckpoints = pgTable(
 
 /** Feed positions of audit events (and, through them, the cursors and the chain): never reused. */
 export const auditFeedPosition = pgSequence("audit_feed_position");
+
+/** Feed positions of reported calls (GET /api/v1/reports): given after commit, never reused. */
+export const reportFeedPosition = pgSequence("report_feed_position");
+
+/** An organisation's API keys for /api/v1 (features/api-keys): only an HMAC of the key is kept. */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: serial("id").primaryKey(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    name: text("name").notNull(),
+    scopes: text("scopes").array().notNull(),
+    /** the public start of the key (`cpk_` and 8 characters), shown in lists and used to find the key */
+    prefix: text("prefix").notNull(),
+    /** HMAC-SHA256 of the whole key under APP_SECRET */
+    keyHash: text("key_hash").notNull(),
+    createdBy: integer("created_by")
+      .notNull()
+      .references(() => users.id),
+    createdAt: ts("created_at").notNull(),
+    lastUsedAt: ts("last_used_at"),
+    revokedAt: ts("revoked_at"),
+    /** when each kind of use (a scope) was last audited: use is audited at most hourly per kind */
+    useAudited: jsonb("use_audited").$type<Record<string, string>>().notNull().default({}),
+  },
+  (t) => [
+    uniqueIndex("api_keys_prefix_key").on(t.prefix),
+    index("api_keys_org_idx").on(t.organisationId),
+    index("api_keys_creator_idx").on(t.createdBy),
+    check("api_keys_name_length", sql`length(${t.name}) between 1 and 100`),
+  ],
+);
+
+/**
+ * An organisation's OpenID Connect connection (features/sso). The client secret is sealed under APP_SECRET,
+ * bound to the organisation and its purpose; it is never answered.
+ */
+export const ssoConnections = pgTable(
+  "sso_connections",
+  {
+    organisationId: integer("organisation_id")
+      .primaryKey()
+      .references(() => organisations.id),
+    issuer: text("issuer").notNull(),
+    clientId: text("client_id").notNull(),
+    clientSecretSealed: text("client_secret_sealed").notNull(),
+    /** the last characters of the secret, to recognise it */
+    secretHint: text("secret_hint").notNull(),
+    enforced: boolean("enforced").notNull().default(false),
+    jitProvisioning: boolean("jit_provisioning").notNull().default(true),
+    createdAt: ts("created_at").notNull(),
+    updatedAt: ts("updated_at").notNull(),
+  },
+  (t) => [check("sso_connections_lengths", sql`length(${t.issuer}) <= 500 and length(${t.clientId}) <= 255`)],
+);
+
+/**
+ * Which account an identity provider's `(iss, sub)` signs in (features/users owns it): made at the first
+ * SSO sign-in, deleted when the account is deactivated or erased or the connection's issuer or client changes.
+ */
+export const ssoLinks = pgTable(
+  "sso_links",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("sso_links_issuer_subject_key").on(t.issuer, t.subject),
+    uniqueIndex("sso_links_user_key").on(t.userId),
+    index("sso_links_organisation_idx").on(t.organisationId),
+  ],
+);
+
+/**
+ * Single sign-on attempts in flight (features/sso): the state's hash, single use, bound to the browser by
+ * the hash of an HttpOnly cookie. The PKCE verifier and the nonce are derived from the cookie and the
+ * state under APP_SECRET, so nothing here is a secret.
+ */
+export const ssoStates = pgTable(
+  "sso_states",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    binding: text("binding").notNull(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    /** the connection the attempt started with: a changed connection refuses the callback */
+    issuer: text("issuer").notNull(),
+    clientId: text("client_id").notNull(),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+  },
+  (t) => [index("sso_states_expires_idx").on(t.expiresAt)],
+);
 
 /**
  * One SCIM bearer token per organisation (features/scim). `token_id` is the public part of the token,

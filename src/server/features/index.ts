@@ -4,6 +4,8 @@ import activityRoutes from "./activity/routes";
 import adminRoutes from "./admin/routes";
 import alertsRoutes from "./alerts/routes";
 import { raiseDueAlerts } from "./alerts/service";
+import apiKeysCascade from "./api-keys/cascade";
+import apiKeysRoutes from "./api-keys/routes";
 import { checkpointAudit } from "./audit/chain";
 import checkpointOnClose from "./audit/checkpoint-on-close";
 import { applyRetention } from "./audit/retention";
@@ -23,8 +25,11 @@ import scimRoutes from "./scim/routes";
 import { sitesDeps } from "./sites/deps";
 import sitesRoutes from "./sites/routes";
 import { recheckSites } from "./sites/service";
+import { deleteStatesExpiredBefore } from "./sso/repository";
+import ssoRoutes from "./sso/routes";
 import { deleteExpiredSessions } from "./users/repository";
 import session from "./users/session";
+import v1Routes from "./v1/routes";
 import { deleteFinishedDeliveriesBefore } from "./webhooks/repository";
 import webhooksRoutes from "./webhooks/routes";
 import webhookWorker from "./webhooks/worker";
@@ -137,6 +142,24 @@ export const FEATURES: Feature[] = [
     routes: webhooksRoutes,
     // Finished deliveries are kept 30 days (the dashboard shows the last 20).
     sweep: (deps, now) => deleteFinishedDeliveriesBefore(deps.db, new Date(now.getTime() - 30 * DAY_MS)),
+  },
+  {
+    name: "api-keys",
+    purpose: "An organisation's API keys for /api/v1: created, listed, revoked, and checked on every call.",
+    plugins: [apiKeysCascade],
+    routes: apiKeysRoutes,
+  },
+  {
+    name: "v1",
+    purpose: "The integration API (/api/v1, Bearer keys): codes, their live status, the audit and reports cursors.",
+    routes: v1Routes,
+  },
+  {
+    name: "sso",
+    purpose: "Single sign-on through the organisation's identity provider (OpenID Connect).",
+    routes: ssoRoutes,
+    // Attempts are kept a day after they expire (a replay still reads "used"), then deleted.
+    sweep: (deps, now) => deleteStatesExpiredBefore(deps.db, new Date(now.getTime() - DAY_MS)),
   },
   {
     name: "scim",

@@ -72,3 +72,24 @@ export function unseal(secret: string, sealed: string): string {
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
 }
+
+/**
+ * `seal` bound to a context (e.g. `sso-client-secret:42`: purpose and organisation) as AES-GCM additional
+ * data: a sealed value copied to another organisation's row or used for another purpose does not open.
+ */
+export function sealFor(secret: string, context: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", keyFor(secret), iv);
+  cipher.setAAD(Buffer.from(context, "utf8"));
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((b) => b.toString("base64url")).join(".");
+}
+
+export function unsealFor(secret: string, context: string, sealed: string): string {
+  const [iv, tag, body] = sealed.split(".").map((p) => Buffer.from(p, "base64url"));
+  if (!iv || !tag || !body) throw new Error("sealed value is malformed");
+  const decipher = createDecipheriv("aes-256-gcm", keyFor(secret), iv);
+  decipher.setAAD(Buffer.from(context, "utf8"));
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
+}

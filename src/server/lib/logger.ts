@@ -1,8 +1,11 @@
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 import type { Config } from "../config";
 
-/** Query parameters whose values are secrets (tokens, codes, passwords) and never reach a log. */
-const SECRET_PARAM = /token|code|secret|password|key|signature/i;
+/**
+ * Query parameters whose values are secrets (tokens, codes, passwords) or personal (e-mail), and the
+ * single sign-on `state`: they never reach a log.
+ */
+const SECRET_PARAM = /token|code|secret|password|key|signature|state|email/i;
 /** Query parameters that carry personal data (a SCIM `filter` names an e-mail) and never reach a log either. */
 const PERSONAL_PARAM = /^filter$/i;
 

@@ -21,7 +21,11 @@ export default fp(
             "Unsafe calls need the `X-XSRF-TOKEN` header equal to the `XSRF-TOKEN` cookie, except `POST /api/verify`.",
         },
         components: {
-          securitySchemes: { session: { type: "apiKey", in: "cookie", name: "cp_session" } },
+          securitySchemes: {
+            session: { type: "apiKey", in: "cookie", name: "cp_session" },
+            // /api/v1 (docs/integration.md): an organisation's API key, `Authorization: Bearer cpk_…`
+            apiKey: { type: "http", scheme: "bearer", bearerFormat: "cpk_…", description: "An organisation's API key" },
+          },
         },
       },
       transform: jsonSchemaTransform,

@@ -97,7 +97,8 @@ describe("operations endpoints", () => {
     );
     expect(apiRoutes.length).toBeGreaterThan(20);
     expect(apiRoutes.filter((p) => !documented.has(p))).toEqual([]);
-    // Every call but CORS preflights, CSV downloads and event streams describes its (JSON) success answer,
+    // Every call but CORS preflights, CSV downloads, event streams and browser redirects (single sign-on's
+    // start and callback, which describe their 302) describes its (JSON) success answer,
     // or answers 204 No Content (SCIM's DELETE).
     const undescribed = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops as Record<string, { responses?: Record<string, { content?: unknown }> }>)
@@ -105,7 +106,7 @@ describe("operations endpoints", () => {
         .filter(
           ([, op]) =>
             !Object.entries(op.responses ?? {}).some(
-              ([code, r]) => code === "204" || (code.startsWith("2") && r.content),
+              ([code, r]) => (code.startsWith("2") && r.content) || code === "302" || code === "204",
             ),
         )
         .map(([method]) => `${method} ${path}`),
@@ -186,7 +187,11 @@ describe("request logs", () => {
   });
 
   it("redactUrl hides every secret-bearing parameter and keeps the rest", () => {
-    expect(redactUrl("/verify-email?email=a%40b.c&token=abc")).toBe("/verify-email?email=a%40b.c&token=[redacted]");
+    expect(redactUrl("/verify-email?email=a%40b.c&token=abc")).toBe("/verify-email?email=[redacted]&token=[redacted]");
+    expect(redactUrl("/api/auth/sso/callback?code=c0de&state=st4te&iss=https%3A%2F%2Fidp")).toBe(
+      "/api/auth/sso/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp",
+    );
+    expect(redactUrl("/api/auth/sso/start?email=a%40b.c")).toBe("/api/auth/sso/start?email=[redacted]");
     expect(redactUrl("/employer-access-code?code=XYZ")).toBe("/employer-access-code?code=[redacted]");
     expect(redactUrl("/api/admin/audit?page=2")).toBe("/api/admin/audit?page=2");
     expect(redactUrl("/plain")).toBe("/plain");

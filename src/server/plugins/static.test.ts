@@ -14,6 +14,7 @@ function fakeBuild(): string {
     "index.html": `<!doctype html><div id="root"></div>${"<!-- padding -->".repeat(40)}`,
     "assets/index-AbC123.js": `console.log(${JSON.stringify("x".repeat(4000))});`,
     "widget.js": `(function(){${"var a=1;".repeat(200)}})();`,
+    "widget-fr.json": JSON.stringify({ title: "Vérifier qui vous appelle", pad: "x".repeat(400) }),
   };
   for (const [name, content] of Object.entries(files)) {
     const file = path.join(root, name);
@@ -78,6 +79,16 @@ describe("static files", () => {
       headers: { "accept-encoding": "gzip", "if-none-match": String(etag) },
     });
     expect(again.statusCode).toBe(304);
+  });
+
+  it("serves the widget's texts in another language (/widget-fr.json) to any site like /widget.js", async () => {
+    const res = await app.inject({ url: "/widget-fr.json", headers: { "accept-encoding": "gzip" } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    expect(res.headers["cache-control"]).toBe(CACHE.widget);
+    expect(res.headers["access-control-allow-origin"]).toBe("*");
+    expect(res.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+    expect(JSON.parse(gunzipSync(res.rawPayload).toString("utf8")).title).toBe("Vérifier qui vous appelle");
   });
 
   it("answers page paths, .html ones included, with the app (which sends unknown pages to /)", async () => {

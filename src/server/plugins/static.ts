@@ -20,7 +20,8 @@ function setHeaders(res: { setHeader(name: string, value: string): unknown }, fi
   const name = path.basename(file).replace(/\.(br|gz)$/, "");
   // The same URL answers brotli, gzip or plain bytes: shared caches must key on Accept-Encoding.
   res.setHeader("vary", "accept-encoding");
-  if (name === "widget.js") {
+  // the widget and the texts it fetches in the customer's language (/widget-fr.json, …) from other sites
+  if (name === "widget.js" || /^widget-[a-z]{2}\.json$/.test(name)) {
     res.setHeader("cross-origin-resource-policy", "cross-origin");
     res.setHeader("access-control-allow-origin", "*");
     res.setHeader("cache-control", CACHE.widget);

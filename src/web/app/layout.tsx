@@ -33,7 +33,7 @@ export function Layout() {
   }, [location.pathname]);
 
   return (
-    <div className="shell">
+    <div className="shell" lang="en-GB">
       <a className="skip-link" href="#main">
         Skip to main content
       </a>

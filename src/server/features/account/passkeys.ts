@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { type Actor, auditActor, type Deps, signedIn, signedInSession } from "@server/context";
+import { ssoErrors, ssoRequiredFor } from "@server/features/sso";
 import { findAccountUser, signInRefusal, usersErrors } from "@server/features/users";
 import { sha256 } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
@@ -383,6 +384,15 @@ export async function signInWithPasskey(
       detail: { reason: refusal?.reason ?? "deactivated" },
     });
     throw refusal?.error ?? usersErrors.accountDeactivated();
+  }
+  if (await ssoRequiredFor(deps, user)) {
+    await deps.audit.record({
+      ...who,
+      outcome: "denied",
+      target: String(passkey.id),
+      detail: { reason: "sso required" },
+    });
+    throw ssoErrors.required();
   }
   await deps.limits.release(triesKey, now);
   await deps.audit.record({

@@ -10,7 +10,11 @@ const DAY_MS = 86_400_000;
  * sees their own; an admin the one named by `?organisationId=` (none: every day zero).
  */
 export async function activity(deps: Deps, actor: Actor, query: { organisationId?: number }): Promise<ActivityDay[]> {
-  const organisationId = organisationFor(actor, { requested: query.organisationId, orNone: true });
+  return organisationActivity(deps, organisationFor(actor, { requested: query.organisationId, orNone: true }));
+}
+
+/** The last 30 UTC days of one organisation (null: every day zero), as GET /api/employer/activity answers. */
+export async function organisationActivity(deps: Deps, organisationId: number | null): Promise<ActivityDay[]> {
   const today = Math.floor(deps.clock.now().getTime() / DAY_MS) * DAY_MS;
   const from = new Date(today - (ACTIVITY_DAYS - 1) * DAY_MS);
   const counts = organisationId === null ? [] : await repo.dailyCounts(deps.db, organisationId, from);

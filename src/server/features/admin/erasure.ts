@@ -5,7 +5,7 @@ import { deleteTokensOfUser } from "@server/features/auth";
 import { deleteCodesOf } from "@server/features/codes";
 import { eraseInvitationsOf } from "@server/features/onboarding";
 import { eraseScimAttributesOf } from "@server/features/scim";
-import { eraseUser, findUserByEmail, findUserById } from "@server/features/users";
+import { afterDeactivation, eraseUser, findUserByEmail, findUserById } from "@server/features/users";
 import { eraseFromDeliveries } from "@server/features/webhooks";
 import { ADMIN_MESSAGES } from "@shared/admin";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -42,5 +42,7 @@ export async function eraseAccount(deps: Deps, actor: Actor, input: { id: number
   });
   // The changed events, by id: `audit verify` accepts their deleted values because this event names them.
   await deps.audit.record({ ...audit, organisationId: user.organisationId, outcome: "success", detail: { rows } });
+  // An erased account is a deactivated one: the rest of the cascade (its API keys are revoked).
+  await afterDeactivation(deps, [user.id]);
   return { message: ADMIN_MESSAGES.accountErased };
 }

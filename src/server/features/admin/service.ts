@@ -80,6 +80,7 @@ export async function deactivateEmployer(deps: Deps, actor: Actor, input: { id: 
     organisationId: gone.organisationId,
     detail: { email: gone.email, count: gone.count },
   });
+  await repo.afterDeactivation(deps, gone.ids);
   return { message: ADMIN_MESSAGES.employerDeactivated, count: gone.count };
 }
 
@@ -97,5 +98,6 @@ export async function deactivateByDomain(deps: Deps, actor: Actor, input: { doma
     outcome: "success",
     detail: { count: ids.length, userIds: ids.slice(0, 1000) },
   });
+  await repo.afterDeactivation(deps, ids);
   return { message: ADMIN_MESSAGES.domainDeactivated(ids.length, domain), count: ids.length };
 }

@@ -1,6 +1,7 @@
 /** What other features use of the audit log: data protection's reads and its sanctioned changes. */
 
 export { checkpointAudit, verifyAudit } from "./chain";
+export { auditFeed } from "./feed";
 export {
   aboutPersonSql,
   cutAddressSql,

@@ -1,5 +1,6 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
 import { emailDomainProved } from "@server/features/sites";
+import { ssoErrors, ssoRequiredFor } from "@server/features/sso";
 import * as users from "@server/features/users";
 import { randomDigits, randomToken } from "@server/lib/crypto";
 import { assertAcceptablePassword, hashPassword, verifyAgainstDummy, verifyPassword } from "@server/lib/passwords";
@@ -85,6 +86,11 @@ export async function passwordStep(deps: Deps, actor: Actor, input: { email: str
     await deps.audit.record({ ...known, outcome: "denied", detail: { reason: user.status } });
     throw refusal.error;
   }
+  // Enforced single sign-on: said only after the right password, so it tells a stranger nothing.
+  if (await ssoRequiredFor(deps, user)) {
+    await deps.audit.record({ ...known, outcome: "denied", detail: { reason: "sso required" } });
+    throw ssoErrors.required();
+  }
 
   const code = randomDigits(SIGN_IN.codeDigits);
   await tokens(deps).issue("sign-in", String(user.id), code, now, SIGN_IN.codeLifetimeMs);
@@ -128,6 +134,10 @@ export async function codeStep(deps: Deps, actor: Actor, input: { email: string;
     await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: user.status } });
     throw refusal.error;
   }
+  if (await ssoRequiredFor(deps, user)) {
+    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "sso required" } });
+    throw ssoErrors.required();
+  }
   await forgetAccountFailures(deps.limits, user.email);
   await deps.audit.record({ ...audit, outcome: "success" });
   return { userId: user.id, role: user.role };
@@ -163,7 +173,10 @@ export async function forgotPassword(deps: Deps, actor: Actor, input: { email: s
 async function sendResetLink(deps: Deps, actor: Actor, email: string, now: Date) {
   const user = await users.findUserByEmail(deps.db, email);
   let outcome: "success" | "failure" | "denied" = "failure";
-  if (user && user.status !== "deactivated") {
+  // Enforced single sign-on: the same answer as for an unknown e-mail, and no mail.
+  const ssoOnly = user ? await ssoRequiredFor(deps, user) : false;
+  if (ssoOnly) outcome = "denied";
+  else if (user && user.status !== "deactivated") {
     const { limit, windowMs } = FORGOT_PER_ACCOUNT;
     const acct = await deps.limits.hit(`forgot:acct:${user.id}`, limit, windowMs, now);
     if (acct.allowed) {
@@ -181,6 +194,7 @@ async function sendResetLink(deps: Deps, actor: Actor, email: string, now: Date)
     actorEmail: email,
     organisationId: user?.organisationId,
     ip: actor.ip,
+    ...(ssoOnly ? { detail: { reason: "sso required" } } : {}),
   });
 }
 
@@ -208,6 +222,12 @@ export async function resetPassword(deps: Deps, actor: Actor, input: { token: st
   if (!user || user.status === "deactivated") {
     await deps.audit.record({ action, outcome: "failure", ip: actor.ip, detail: { reason: "invalid link" } });
     throw authErrors.invalidResetLink();
+  }
+  // A link mailed before the organisation required single sign-on sets no password now.
+  if (await ssoRequiredFor(deps, user)) {
+    const who = { actorId: user.id, actorEmail: user.email, organisationId: user.organisationId };
+    await deps.audit.record({ action, outcome: "denied", ip: actor.ip, ...who, detail: { reason: "sso required" } });
+    throw ssoErrors.required();
   }
   await users.setPasswordHash(deps.db, user.id, await hashPassword(input.newPassword));
   await users.deleteSessionsOf(deps.db, user.id);

@@ -31,6 +31,8 @@ export async function insertCode(
     now: Date;
     expiresAt: Date;
     ip: string;
+    /** the code's language, audited with its generation */
+    language: string;
   },
 ): Promise<GenerateRow> {
   const now = iso(p.now);
@@ -59,7 +61,8 @@ export async function insertCode(
         insert into audit_log (at, actor_id, actor_email, organisation_id, action, target, ip, outcome, detail)
         select ${now}::timestamptz, ${p.userId}::int, ${p.userEmail}::text, ${p.organisationId}::int, ${AUDIT_ACTIONS.generateCode}::text,
           ins.id::text, ${p.ip}::text, case when rl.allowed then 'success' else 'denied' end,
-          case when rl.allowed then null else jsonb_build_object('reason', 'rate-limited', 'refused', rl.refused) end
+          jsonb_build_object('language', ${p.language}::text)
+            || case when rl.allowed then '{}'::jsonb else jsonb_build_object('reason', 'rate-limited', 'refused', rl.refused) end
         from rl left join ins on true
         where (not rl.allowed and ${auditsRefusalSql(sql`rl.refused`)}) or ins.id is not null
         returning id
@@ -92,7 +95,8 @@ export async function consumeCode(
   db: Db,
   p: {
     limit: Limit;
-    codeHash: string;
+    /** the hashes the typed words may stand for (at most one per language; none matches nothing) */
+    codeHashes: readonly string[];
     now: Date;
     scope: SiteScope;
     origin: string | null;
@@ -108,7 +112,7 @@ export async function consumeCode(
     "codes_verify",
     sql`
       with rl as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
-      c as (
+      matches as (
         select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.full_name, u.email, u.organisation_id,
           o.company_name,
           -- the website only when one of the organisation's verified sites is its host or a parent of it
@@ -126,12 +130,25 @@ export async function consumeCode(
         from identity_codes ic
         join users u on u.id = ic.user_id
         left join organisations o on o.id = u.organisation_id
-        where ic.code_hash = ${p.codeHash}::text
+        -- base64url hashes hold no comma
+        where ic.code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
+      ),
+      -- Readings in several languages may match several codes: the look-up speaks of one of them, a usable
+      -- one if any; and when two usable codes match, it verifies neither (fails closed: which did the
+      -- customer hear?).
+      usable as (
+        select count(*) as n from matches m
+        where m.status = 'active' and m.site_ok and m.used_at is null and m.expires_at > ${now}::timestamptz
+      ),
+      c as (
+        select m.* from matches m
+        order by (m.status = 'active' and m.site_ok and m.used_at is null and m.expires_at > ${now}::timestamptz) desc, m.id
+        limit 1
       ),
       used as (
         update identity_codes ic set used_at = ${now}::timestamptz, verified_host = ${p.originHost}::text
-        from c, rl
-        where ic.id = c.id and rl.allowed and c.status = 'active' and c.site_ok
+        from c, rl, usable
+        where ic.id = c.id and rl.allowed and c.status = 'active' and c.site_ok and usable.n = 1
           and ic.used_at is null and ic.expires_at > ${now}::timestamptz
         returning ic.id
       ),
@@ -164,6 +181,7 @@ export async function consumeCode(
             when c.expires_at <= ${now}::timestamptz then 'expired'
             when c.status <> 'active' then 'owner-inactive'
             when not c.site_ok then 'wrong-site'
+            when (select n from usable) > 1 then 'ambiguous'
             else 'used'
           end as reason
         from rl left join c on true left join used on true
@@ -221,6 +239,24 @@ export async function codesOfUser(db: Db, userId: number) {
 /** Deletes every code of a user (erasure). */
 export async function deleteCodesOf(db: Executor, userId: number) {
   await db.delete(identityCodes).where(eq(identityCodes.userId, userId));
+}
+
+/**
+ * A code of any employee of one organisation, with its owner (an integration's view: GET /api/v1/codes/:id);
+ * null for another organisation's code or an unknown id.
+ */
+export async function findOrganisationCode(
+  db: Db,
+  id: number,
+  organisationId: number,
+): Promise<(CodeStatusRow & { user_id: number }) | null> {
+  const rows = await db.prepared<CodeStatusRow & { user_id: number }>(
+    "codes_status_org",
+    sql`select ic.id, ic.expires_at, ic.used_at, ic.verified_host, ic.user_id from identity_codes ic
+      join users u on u.id = ic.user_id
+      where ic.id = ${id}::bigint and u.organisation_id = ${organisationId}::int`,
+  );
+  return rows[0] ?? null;
 }
 
 /** Ends a user's live codes now (a reactivated account gets sign-in back, never the codes it had). */

@@ -7,9 +7,11 @@ import {
   clientInfoAnswer,
   codeStatusAnswer,
   generatedWordsAnswer,
+  generateWordsBody,
   verifyAnswer,
   verifyBody,
 } from "@shared/codes-schemas";
+import { requestLanguage } from "@shared/languages";
 import { idParams } from "@shared/paging";
 import { codesErrors } from "./errors";
 import { openStatusStream, sseHeaders } from "./live";
@@ -24,9 +26,9 @@ export default async function codesRoutes(app: App) {
 
   app.post(
     "/generate-words",
-    { preHandler: requireUser, schema: { response: { 200: generatedWordsAnswer } } },
+    { preHandler: requireUser, schema: { body: generateWordsBody, response: { 200: generatedWordsAnswer } } },
     async (request) => {
-      const answer = await codes.generateWords(app.deps, request.actor);
+      const answer = await codes.generateWords(app.deps, request.actor, { language: request.body?.language });
       app.metrics.codeGenerated();
       return answer;
     },
@@ -63,8 +65,11 @@ export default async function codesRoutes(app: App) {
   app.post(
     "/verify",
     { onRequest: widgetCall, config: { widget: true }, schema: { body: verifyBody, response: { 200: verifyAnswer } } },
-    async (request) => {
-      const input = { words: request.body.words, origin: request.headers.origin };
+    async (request, reply) => {
+      // The widget's language: its `language` field, else Accept-Language, else English (the answer's texts).
+      const language = requestLanguage(request.body.language, request.headers["accept-language"]);
+      reply.header("content-language", language);
+      const input = { words: request.body.words, origin: request.headers.origin, language };
       const answer = await codes.verifyWords(app.deps, request.actor, input).catch((err) => {
         if (err instanceof HttpError && err.statusCode === 429) app.metrics.codeLookup("rate_limited");
         throw err;

@@ -5,17 +5,26 @@ import { originHost, siteScope } from "@server/lib/origin";
 import { retryAfterSeconds } from "@server/lib/rate-limit";
 import type { ClientInfo, CodeStatus, GeneratedWords, VerifyAnswer } from "@shared/codes";
 import { IDENTITY_CODE } from "@shared/constants";
-import { MESSAGES } from "@shared/messages";
+import { widgetTexts } from "@shared/i18n";
+import { DEFAULT_LANGUAGE, type Language } from "@shared/languages";
 import { codesErrors } from "./errors";
 import * as repo from "./repository";
-import { canonicalCode, drawWords, parseWords } from "./words";
+import { candidateCodes, canonicalCode, drawWords } from "./words";
 
 /** A fresh draw collides with a live code about once in millions of draws; a few tries are plenty. */
 const MAX_DRAWS = 5;
 
-/** The stored form of a code: an HMAC under APP_SECRET of its canonical words. */
+/** The stored form of a code: an HMAC under APP_SECRET of its canonical words (its list's words, NFC). */
 export function codeHash(secret: string, words: readonly string[]): string {
   return hmac(secret, "identity-code", canonicalCode(words));
+}
+
+/**
+ * The hashes a typed code may stand for: one per language whose list holds every typed word (without
+ * accents, any case, whole or by 4+ leading letters), so at most six, and never a mix of two lists.
+ */
+export function candidateHashes(secret: string, typed: string): string[] {
+  return [...new Set(candidateCodes(typed).map((c) => codeHash(secret, c.words)))];
 }
 
 /** The signed-in user's name, company and website, as the widget would name them. */
@@ -24,13 +33,16 @@ export function clientInfo(deps: Deps, actor: Actor): Promise<ClientInfo> {
 }
 
 /**
- * Creates a code for a signed-in user: at most 3 a rolling minute, 60 s, single use, stored only as an HMAC.
- * `draw` picks the words (tests pass their own).
+ * Creates a code for a signed-in user, in the customer's language (English unless told): at most 3 a
+ * rolling minute, 60 s, single use, stored only as an HMAC. `draw` picks the words (tests pass their own).
  */
 export async function generateWords(
   deps: Deps,
   actor: Actor,
-  { draw = drawWords }: { draw?: () => string[] } = {},
+  {
+    language = DEFAULT_LANGUAGE,
+    draw = drawWords,
+  }: { language?: Language; draw?: (language: Language) => string[] } = {},
 ): Promise<GeneratedWords> {
   const user = signedIn(actor);
   const now = deps.clock.now();
@@ -41,7 +53,7 @@ export async function generateWords(
     windowMs: IDENTITY_CODE.generateWindowMs,
   };
   for (let i = 0; i < MAX_DRAWS; i++) {
-    const words = draw();
+    const words = draw(language);
     const row = await repo.insertCode(deps.db, {
       limit,
       userId: user.id,
@@ -51,9 +63,10 @@ export async function generateWords(
       now,
       expiresAt,
       ip: actor.ip,
+      language,
     });
     if (!row.allowed) throw codesErrors.tooManyCodes(retryAfterSeconds(row.oldest, limit.windowMs, now));
-    if (row.id !== null) return { id: row.id, words, expiresAt: expiresAt.toISOString() };
+    if (row.id !== null) return { id: row.id, words, expiresAt: expiresAt.toISOString(), language };
     // The words equal a live code: give back the hit this attempt counted and draw again.
     await deps.limits.release(limit.key, now);
   }
@@ -62,17 +75,18 @@ export async function generateWords(
 }
 
 /**
- * Checks a code typed into a widget on the page of `origin`. Unknown, expired, used, deactivated-owner
- * and wrong-site codes, and text that is not three list words, all get the same answer. Fails closed:
- * a database error is a 503, never `verified: true`.
+ * Checks a code typed into a widget on the page of `origin`, in any of the six languages. Unknown,
+ * expired, used, deactivated-owner and wrong-site codes, and text that is not three words of one list,
+ * all get the same answer, in the widget's `language` (English by default). Fails closed: a database
+ * error is a 503, never `verified: true`.
  */
 export async function verifyWords(
   deps: Deps,
   actor: Actor,
-  input: { words: string; origin: string | undefined },
+  input: { words: string; origin: string | undefined; language?: Language },
 ): Promise<VerifyAnswer> {
   const now = deps.clock.now();
-  const words = parseWords(input.words);
+  const texts = widgetTexts(input.language ?? DEFAULT_LANGUAGE);
   const limit = {
     key: `codes-verify:ip:${actor.clientKey}`,
     limit: IDENTITY_CODE.lookupsPerWindow,
@@ -82,8 +96,8 @@ export async function verifyWords(
   try {
     row = await repo.consumeCode(deps.db, {
       limit,
-      // Text that is not three list words still counts as a look-up; "" matches no stored hash.
-      codeHash: words ? codeHash(deps.config.appSecret, words) : "",
+      // Text that is not three words of one list still counts as a look-up; no candidate matches nothing.
+      codeHashes: candidateHashes(deps.config.appSecret, input.words),
       now,
       scope: siteScope(input.origin, deps.config.publicOrigin),
       origin: input.origin ?? null,
@@ -92,10 +106,10 @@ export async function verifyWords(
     });
   } catch (err) {
     deps.log.error({ err, requestId: actor.requestId }, "identity code look-up failed");
-    throw codesErrors.verifyUnavailable();
+    throw codesErrors.verifyUnavailable(texts.unavailable);
   }
-  if (!row.allowed) throw codesErrors.tooManyLookups(retryAfterSeconds(row.oldest, limit.windowMs, now));
-  if (!row.verified) return { verified: false, message: MESSAGES.codeNotVerified };
+  if (!row.allowed) throw codesErrors.tooManyLookups(retryAfterSeconds(row.oldest, limit.windowMs, now), texts.tooMany);
+  if (!row.verified) return { verified: false, message: texts.notVerified };
   return {
     verified: true,
     caller: { fullName: row.full_name ?? "", companyName: row.company_name ?? "", website: row.website ?? "" },
@@ -117,4 +131,14 @@ export function statusOf(row: repo.CodeStatusRow, now: Date): CodeStatus {
     verifiedAt: row.used_at?.toISOString() ?? null,
     site: row.used_at ? row.verified_host : null,
   };
+}
+
+/** A code of one organisation's employees as an integration sees it, with its owner; 404 for any other. */
+export async function organisationCodeStatus(
+  deps: Deps,
+  input: { id: number; organisationId: number },
+): Promise<CodeStatus & { ownerId: number }> {
+  const row = await repo.findOrganisationCode(deps.db, input.id, input.organisationId);
+  if (!row) throw codesErrors.codeNotFound();
+  return { ...statusOf(row, deps.clock.now()), ownerId: row.user_id };
 }

@@ -1,6 +1,8 @@
 import { siteScope } from "@server/lib/origin";
+import { CATALOGUES } from "@shared/i18n";
+import { LANGUAGES } from "@shared/languages";
 import { describe, expect, it } from "vitest";
-import { canonicalCode, drawWords, parseWords, WORDS } from "./words";
+import { candidateCodes, canonicalCode, drawWords, foldWord, parseWords, WORD_LISTS, WORDS } from "./words";
 
 describe("the word list", () => {
   it("has 2048 distinct lower-case words whose first four letters are unique", () => {
@@ -50,6 +52,8 @@ describe("parseWords", () => {
     ["aband abili able", ["abandon", "ability", "able"]],
     ["add addi addr", ["add", "addict", "address"]],
     ["zoo zone zero", ["zoo", "zone", "zero"]],
+    // accents are ignored, as the other languages need
+    ["abandon ability ablé", ["abandon", "ability", "able"]],
   ])("reads %j", (typed, words) => {
     expect(parseWords(typed)).toEqual(words);
   });
@@ -63,7 +67,7 @@ describe("parseWords", () => {
     "ab ability able",
     "abandon_ability_able",
     "hello big world",
-    "abandon ability ablé",
+    "abandon ability abléx",
     "abandon ability able?",
   ])("refuses %j", (typed) => {
     expect(parseWords(typed)).toBeNull();
@@ -78,6 +82,58 @@ describe("parseWords", () => {
 
   it("reads back every code it draws, and each word by its first four letters", () => {
     for (const w of WORDS) expect(parseWords(`${w} ${w.slice(0, 4)} ${w.toUpperCase()}`)).toEqual([w, w, w]);
+  });
+});
+
+describe("the six lists", () => {
+  it.each(LANGUAGES)("%s: 2048 words in NFC, unique without accents and by their first four letters", (language) => {
+    const words = WORD_LISTS[language];
+    expect(words).toHaveLength(2048);
+    for (const w of words) expect(w).toBe(w.normalize("NFC"));
+    expect(new Set(words.map(foldWord)).size).toBe(2048);
+    expect(new Set(words.map((w) => foldWord(w).slice(0, 4))).size).toBe(2048);
+    for (const w of words) expect(foldWord(w)).toMatch(/^[a-z]{3,9}$/);
+  });
+
+  it.each(LANGUAGES)(
+    "%s: every word reads back as itself, without accents, in upper case and by its first four letters",
+    (language) => {
+      for (const w of WORD_LISTS[language]) {
+        const plain = foldWord(w);
+        const typed = `${plain} ${plain.slice(0, 4).toUpperCase()} ${w.toUpperCase()}`;
+        expect(parseWords(typed, 3, language)).toEqual([w, w, w]);
+        expect(candidateCodes(typed)).toContainEqual({ language, words: [w, w, w] });
+      }
+    },
+  );
+
+  it.each(LANGUAGES)("%s: a drawn code's words all come from that one list", (language) => {
+    for (let i = 0; i < 200; i++) for (const w of drawWords(language)) expect(WORD_LISTS[language]).toContain(w);
+  });
+
+  it("reads a code at most once per language, and never with words of two lists", () => {
+    // "abaisser" is only French, "zoo" only English: no reading in any language.
+    expect(candidateCodes("abaisser zoo zoo")).toEqual([]);
+    expect(candidateCodes("abaisser abaisser abaisser")).toEqual([
+      { language: "fr", words: ["abaisser", "abaisser", "abaisser"] },
+    ]);
+    // Words that English and French share give one reading in each, with each list's spelling.
+    expect(candidateCodes("animal CAMERA badge")).toEqual([
+      { language: "en", words: ["animal", "camera", "badge"] },
+      { language: "fr", words: ["animal", "caméra", "badge"] },
+    ]);
+    for (const typed of ["animal camera badge", "anim came badg", "a b c", "", "animal camera"])
+      expect(candidateCodes(typed).length).toBeLessThanOrEqual(LANGUAGES.length);
+  });
+
+  it("hashes a code's words in NFC whatever form they were given in", () => {
+    const decomposed = "caméra".normalize("NFD");
+    expect(canonicalCode([decomposed, "animal", "badge"])).toBe("caméra animal badge".normalize("NFC"));
+  });
+
+  it.each(LANGUAGES)("%s: the widget's example words are words of that language's list", (language) => {
+    const example = CATALOGUES[language].widget.hint.split(/:\s*/).at(-1) ?? "";
+    expect(parseWords(example, 3, language)).not.toBeNull();
   });
 });
 

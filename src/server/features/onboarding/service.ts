@@ -2,6 +2,7 @@ import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
 import { sendVerificationEmail } from "@server/features/auth";
 import { findOrganisation, findOrganisationByDomain, insertOrganisation } from "@server/features/organisations";
 import { addRegistrationSites } from "@server/features/sites";
+import { ssoEnforcedFor, ssoErrors } from "@server/features/sso";
 import { findUserByEmail, hasActiveEmployer, insertUser } from "@server/features/users";
 import { accessCodeHash, invitationHash } from "@server/lib/access-codes";
 import type { AuditEvent } from "@server/lib/audit";
@@ -265,6 +266,8 @@ export async function registerEmployee(deps: Deps, actor: Actor, body: RegisterE
   if (emailDomain(body.email) !== found.domain) {
     throw await fail("wrong domain", onboardingErrors.employeeWrongDomain());
   }
+  // An organisation that requires single sign-on gets its employees from its identity provider.
+  if (await ssoEnforcedFor(deps, found.organisationId)) throw await fail("sso required", ssoErrors.required());
   await recordingFailures(
     (_reason, error) => fail("common password", error),
     () => assertAcceptablePassword(body.password),

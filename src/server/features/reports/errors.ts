@@ -3,5 +3,7 @@ import { REPORT_FORM_TEXT } from "@shared/reports";
 
 /** Every refusal of the reports feature (validation is the schema's). */
 export const reportsErrors = {
-  tooManyReports: (retryAfterSeconds: number) => rateLimited(REPORT_FORM_TEXT.tooMany, retryAfterSeconds),
+  /** `message`: the text in the widget's language (English by default) */
+  tooManyReports: (retryAfterSeconds: number, message: string = REPORT_FORM_TEXT.tooMany) =>
+    rateLimited(message, retryAfterSeconds),
 };

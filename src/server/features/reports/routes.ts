@@ -3,6 +3,7 @@ import { widgetCall } from "@server/plugins/widget-cors";
 import type { App } from "@server/types";
 import { reportedNumbersAnswer } from "@shared/alerts";
 import { messageAnswer } from "@shared/answers";
+import { requestLanguage } from "@shared/languages";
 import { listQuery, organisationQuery } from "@shared/paging";
 import { reportBody, reportsPage, reportsQuery } from "@shared/reports-schemas";
 import * as reports from "./service";
@@ -20,9 +21,13 @@ export default async function reportsRoutes(app: App) {
       schema: { body: reportBody, response: { 201: messageAnswer } },
     },
     async (request, reply) => {
+      const { language: asked, ...body } = request.body;
+      const language = requestLanguage(asked, request.headers["accept-language"]);
+      reply.header("content-language", language);
       const { message, organisationId } = await reports.createReport(app.deps, request.actor, {
-        body: request.body,
+        body,
         origin: request.headers.origin,
+        language,
       });
       if (organisationId !== null) {
         // The mail must not hold up the customer's answer; a failure is logged, and the job tries again.

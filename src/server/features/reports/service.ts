@@ -7,9 +7,11 @@ import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { reportedCallsMail } from "@server/mail/templates";
 import { ALERT_LIMITS } from "@shared/alerts";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { widgetTexts } from "@shared/i18n";
+import type { Language } from "@shared/languages";
 import { LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/paging";
 import { paths } from "@shared/paths";
-import { type CallReport, REPORT_FORM_TEXT, REPORTS_PER_HOUR, REPORTS_TEXT, type ReportBody } from "@shared/reports";
+import { type CallReport, REPORTS_PER_HOUR, REPORTS_TEXT, type ReportBody } from "@shared/reports";
 import { reportsErrors } from "./errors";
 import * as repo from "./repository";
 
@@ -29,11 +31,13 @@ export const REPORTS_KEPT_MS = 365 * 24 * HOUR_MS;
 export async function createReport(
   deps: Deps,
   actor: Actor,
-  input: { body: ReportBody; origin: string | undefined },
+  input: { body: ReportBody; origin: string | undefined; language?: Language },
 ): Promise<{ message: string; organisationId: number | null }> {
   const now = deps.clock.now();
+  // The answers in the widget's language (English by default).
+  const texts = widgetTexts(input.language);
   const limit = await deps.limits.hit(`reports:ip:${actor.clientKey}`, REPORTS_PER_HOUR, HOUR_MS, now);
-  if (!limit.allowed) throw reportsErrors.tooManyReports(limit.retryAfterSeconds);
+  if (!limit.allowed) throw reportsErrors.tooManyReports(limit.retryAfterSeconds, texts.reportsTooMany);
   const scope = siteScope(input.origin, deps.config.publicOrigin);
   const owner = scope === "any" ? null : await repo.organisationOfSite(deps.db, scope);
   // An organisation without an active employer (deactivated by an admin) has nobody to read its reports:
@@ -41,7 +45,7 @@ export async function createReport(
   const organisationId = owner !== null && (await hasActiveEmployer(deps.db, owner)) ? owner : null;
   const destination = `reports:to:${organisationId ?? "admins"}`;
   const flood = await deps.limits.hit(destination, REPORTS_PER_DESTINATION_HOUR, HOUR_MS, now);
-  if (!flood.allowed) throw reportsErrors.tooManyReports(flood.retryAfterSeconds);
+  if (!flood.allowed) throw reportsErrors.tooManyReports(flood.retryAfterSeconds, texts.reportsTooMany);
   const site = originHost(input.origin);
   const id = await repo.insertReport(deps.db, { now, organisationId, site, ...input.body });
   await deps.audit.record({
@@ -52,7 +56,7 @@ export async function createReport(
     target: String(id),
     detail: { site, routed: organisationId === null ? "admins" : "organisation" },
   });
-  return { message: REPORT_FORM_TEXT.sent, organisationId };
+  return { message: texts.sent, organisationId };
 }
 
 function toReport(r: repo.ReportRow): CallReport {

@@ -1,6 +1,6 @@
 import type { SessionUser } from "@server/context";
 import type { Db, Executor } from "@server/db/client";
-import { organisationSites, organisations, sessions, users } from "@server/db/schema";
+import { organisationSites, organisations, sessions, ssoLinks, users } from "@server/db/schema";
 import { containsPattern } from "@server/lib/paging";
 import type { AccountRecord } from "@shared/admin";
 import type { EmployeeRecord } from "@shared/employer";
@@ -225,7 +225,10 @@ export async function deactivateEmployee(db: Db, organisationId: number, id: num
         ),
       )
       .returning({ id: users.id, email: users.email });
-    if (row) await deleteSessionsOf(tx, row.id);
+    if (row) {
+      await deleteSessionsOf(tx, row.id);
+      await deleteSsoLinks(tx, row.id);
+    }
     return row;
   });
 }
@@ -236,7 +239,13 @@ export async function deactivateEmployee(db: Db, organisationId: number, id: num
  * deactivated (the employer included), or undefined when `id` is no such employer.
  */
 export async function deactivateEmployer(db: Db, id: number, now: Date) {
-  const rows = await db.rows<{ id: number; email: string; organisation_id: number | null; count: number }>(
+  const rows = await db.rows<{
+    id: number;
+    email: string;
+    organisation_id: number | null;
+    count: number;
+    ids: number[];
+  }>(
     sql`
       with employer as (
         select id, email, organisation_id from ${users}
@@ -249,12 +258,21 @@ export async function deactivateEmployer(db: Db, id: number, now: Date) {
         returning u.id
       ), ended as (
         delete from ${sessions} where user_id in (select id from gone)
+      ), unlinked as (
+        delete from ${ssoLinks} where user_id in (select id from gone)
       )
-      select e.id, e.email, e.organisation_id, (select count(*) from gone) as count from employer e`,
+      select e.id, e.email, e.organisation_id, (select count(*) from gone) as count,
+        (select coalesce(array_agg(id), '{}') from gone) as ids from employer e`,
   );
   const row = rows[0];
   return row
-    ? { id: Number(row.id), email: row.email, organisationId: row.organisation_id, count: Number(row.count) }
+    ? {
+        id: Number(row.id),
+        email: row.email,
+        organisationId: row.organisation_id,
+        count: Number(row.count),
+        ids: row.ids.map(Number),
+      }
     : undefined;
 }
 
@@ -271,6 +289,8 @@ export async function deactivateDomain(db: Db, domain: string, now: Date, caller
         returning id
       ), ended as (
         delete from ${sessions} where user_id in (select id from gone)
+      ), unlinked as (
+        delete from ${ssoLinks} where user_id in (select id from gone)
       )
       select id from gone order by id`);
   return rows.map((r) => r.id);
@@ -316,9 +336,18 @@ export async function touchSession(db: Db, tokenHash: string, now: Date) {
 
 export async function insertSession(
   db: Db,
-  values: { tokenHash: string; userId: number; now: Date; expiresAt: Date; userAgent: string | null; ip: string },
+  values: {
+    tokenHash: string;
+    userId: number;
+    now: Date;
+    expiresAt: Date;
+    userAgent: string | null;
+    ip: string;
+    viaSso?: boolean;
+  },
 ) {
   await db.insert(sessions).values({
+    viaSso: values.viaSso ?? false,
     tokenHash: values.tokenHash,
     userId: values.userId,
     createdAt: values.now,
@@ -407,7 +436,10 @@ export async function eraseUser(db: Executor, id: number, now: Date) {
     })
     .where(and(eq(users.id, id), ne(users.role, "admin")))
     .returning({ id: users.id });
-  if (row) await deleteSessionsOf(db, id);
+  if (row) {
+    await deleteSessionsOf(db, id);
+    await deleteSsoLinks(db, id);
+  }
   return row !== undefined;
 }
 
@@ -424,6 +456,73 @@ export async function sessionsOf(db: Db, userId: number) {
     .from(sessions)
     .where(eq(sessions.userId, userId))
     .orderBy(desc(sessions.createdAt));
+}
+
+// ---- single sign-on links: which account an identity provider's (iss, sub) is ----
+
+/** The account linked to the identity provider's `(iss, sub)`, or undefined. */
+export async function findUserBySsoLink(db: Executor, issuer: string, subject: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select({ user: users })
+    .from(ssoLinks)
+    .innerJoin(users, eq(users.id, ssoLinks.userId))
+    .where(and(eq(ssoLinks.issuer, issuer), eq(ssoLinks.subject, subject)));
+  return row?.user;
+}
+
+/** The `(iss, sub)` an account is linked to, or undefined. */
+export async function ssoLinkOf(db: Executor, userId: number) {
+  const [row] = await db
+    .select({ issuer: ssoLinks.issuer, subject: ssoLinks.subject })
+    .from(ssoLinks)
+    .where(eq(ssoLinks.userId, userId));
+  return row;
+}
+
+/** Links an account to `(iss, sub)` unless either is linked already; says whether it did. */
+export async function insertSsoLink(
+  db: Executor,
+  link: { userId: number; organisationId: number; issuer: string; subject: string; now: Date },
+): Promise<boolean> {
+  const rows = await db
+    .insert(ssoLinks)
+    .values({
+      userId: link.userId,
+      organisationId: link.organisationId,
+      issuer: link.issuer,
+      subject: link.subject,
+      createdAt: link.now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: ssoLinks.id });
+  return rows.length > 0;
+}
+
+/** Deletes an account's SSO links (deactivation, SCIM deprovisioning, erasure). */
+export async function deleteSsoLinks(db: Executor, userId: number) {
+  await db.delete(ssoLinks).where(eq(ssoLinks.userId, userId));
+}
+
+/** Deletes every SSO link of an organisation's accounts (its connection's issuer or client changed); how many. */
+export async function deleteSsoLinksOfOrganisation(db: Executor, organisationId: number): Promise<number> {
+  const gone = await db
+    .delete(ssoLinks)
+    .where(eq(ssoLinks.organisationId, organisationId))
+    .returning({ id: ssoLinks.id });
+  return gone.length;
+}
+
+/** Ends the sessions of the organisation's clients that single sign-on did not start; how many. */
+export async function endNonSsoSessionsOfClients(db: Executor, organisationId: number): Promise<number> {
+  const clients = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organisationId, organisationId), eq(users.role, "client")));
+  const gone = await db
+    .delete(sessions)
+    .where(and(eq(sessions.viaSso, false), inArray(sessions.userId, clients)))
+    .returning({ id: sessions.id });
+  return gone.length;
 }
 
 // ---- provisioning (features/scim): an organisation's `client` accounts ----

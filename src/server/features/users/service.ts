@@ -1,3 +1,4 @@
+import type { Deps } from "@server/context";
 import type { HttpError } from "@server/lib/errors";
 import { usersErrors } from "./errors";
 import type { UserRow } from "./repository";
@@ -13,4 +14,28 @@ export function signInRefusal(user: Pick<UserRow, "status" | "emailVerifiedAt"> 
   if (!user.emailVerifiedAt) return { reason: "unverified", error: usersErrors.emailNotVerified() };
   if (user.status === "pending") return { reason: "pending", error: usersErrors.accountPending() };
   return null;
+}
+
+/** What happens elsewhere when accounts are deactivated (an API key's creator: their keys are revoked). */
+export type DeactivationListener = (deps: Deps, userIds: number[]) => Promise<void>;
+const deactivationListeners = new Set<DeactivationListener>();
+
+/** Adds a step to the deactivation cascade (the same function once, however many apps are built). */
+export function onDeactivation(listener: DeactivationListener) {
+  deactivationListeners.add(listener);
+}
+
+/**
+ * The rest of the cascade after accounts were deactivated (sessions already ended, live codes already
+ * stopped): each registered step runs; one step failing does not stop the others.
+ */
+export async function afterDeactivation(deps: Deps, userIds: number[]) {
+  if (userIds.length === 0) return;
+  for (const listener of deactivationListeners) {
+    try {
+      await listener(deps, userIds);
+    } catch (err) {
+      deps.log.error({ err }, "a deactivation step failed");
+    }
+  }
 }

@@ -29,8 +29,9 @@ declare module "fastify" {
      */
     widget?: boolean;
     /**
-     * A call authenticated by its own bearer token (SCIM under /api/scim/v2): like the widget's, cookies
-     * are neither read nor set, so no session, no CSRF token and no Origin check apply.
+     * A call authenticated by its own bearer token (/api/v1 with an API key, SCIM under /api/scim/v2):
+     * only `Authorization: Bearer` counts, so cookies are neither read nor set, and no CSRF token or Origin
+     * check applies (a browser cannot send the token by itself).
      */
     bearer?: boolean;
   }
@@ -132,8 +133,16 @@ function issueCsrfCookie(request: FastifyRequest, reply: FastifyReply, sessionHa
   });
 }
 
-/** Starts a new session for the user: a fresh token, its hash stored, the cookie set, CSRF re-bound. */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, userId: number) {
+/**
+ * Starts a new session for the user: a fresh token, its hash stored, the cookie set, CSRF re-bound.
+ * `viaSso` marks a session single sign-on started (enforcing SSO ends the others).
+ */
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: number,
+  opts: { viaSso?: boolean } = {},
+) {
   const { config, clock, db } = request.server.deps;
   const now = clock.now();
   const token = randomToken(32);
@@ -147,6 +156,7 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
     expiresAt: new Date(now.getTime() + SESSION.absoluteMs),
     userAgent: cleanUserAgent(request.headers["user-agent"]),
     ip: request.ip,
+    viaSso: opts.viaSso ?? false,
   });
   reply.setCookie(sessionCookieName(config.secureCookies), token, {
     path: "/",

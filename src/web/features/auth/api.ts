@@ -1,5 +1,6 @@
 import type { messageAnswer } from "@shared/answers";
 import type { roleAnswer, verifyEmailAnswer } from "@shared/auth";
+import type { SsoDiscoverAnswer } from "@shared/sso";
 import { api } from "@web/lib/api";
 import type { z } from "zod";
 
@@ -15,4 +16,10 @@ export const authApi = {
     api.post<Message>("/api/auth/reset-password", { token, newPassword }),
   verifyEmail: (email: string, token: string) =>
     api.post<z.infer<typeof verifyEmailAnswer>>("/api/auth/verify-email", { email, token }),
+  /** whether the e-mail's organisation signs in with single sign-on */
+  ssoDiscover: (email: string, signal?: AbortSignal) =>
+    api.get<SsoDiscoverAnswer>(`/api/auth/sso/discover?email=${encodeURIComponent(email)}`, { signal }),
 };
+
+/** Where "Continue with single sign-on" sends the browser (a page navigation, not a fetch). */
+export const ssoStartUrl = (email: string) => `/api/auth/sso/start?email=${encodeURIComponent(email)}`;

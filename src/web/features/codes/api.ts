@@ -2,6 +2,7 @@ import type { CodeStatus } from "@shared/codes";
 import type { clientInfoAnswer, generatedWordsAnswer } from "@shared/codes-schemas";
 import { IDENTITY_CODE, UI_TIMING } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from "@shared/languages";
 import { MESSAGES } from "@shared/messages";
 import { ApiError, api, errorMessage } from "@web/lib/api";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -12,7 +13,8 @@ type ClientInfo = z.infer<typeof clientInfoAnswer>;
 /** The identity-code calls. */
 export const codesApi = {
   clientInfo: () => api.get<ClientInfo>("/api/client-info"),
-  generateWords: () => api.post<z.infer<typeof generatedWordsAnswer>>("/api/generate-words"),
+  generateWords: (language: Language) =>
+    api.post<z.infer<typeof generatedWordsAnswer>>("/api/generate-words", { language }),
 };
 
 /** The signed-in user's name, company and website; null while loading, and cleared after a failure. */
@@ -71,17 +73,43 @@ export function useCustomerCheck(id: number | null): CustomerCheck | null {
   return check;
 }
 
+/** Where the device remembers the customer's language of the last code. */
+const LANGUAGE_KEY = "callproof.customerLanguage";
+
+/** The customer's language for new codes, remembered on this device (localStorage; English when unknown). */
+export function useCustomerLanguage(): [Language, (language: Language) => void] {
+  const [language, setLanguage] = useState<Language>(() => {
+    try {
+      const saved = window.localStorage.getItem(LANGUAGE_KEY);
+      return isLanguage(saved) ? saved : DEFAULT_LANGUAGE;
+    } catch {
+      return DEFAULT_LANGUAGE;
+    }
+  });
+  const choose = useCallback((next: Language) => {
+    setLanguage(next);
+    try {
+      window.localStorage.setItem(LANGUAGE_KEY, next);
+    } catch {
+      // storage refused (private mode): the choice lasts for this page
+    }
+  }, []);
+  return [language, choose];
+}
+
 export type IdentityCode = {
   /** the shown code's id (kept after its words are cleared, for its status) */
   id: number | null;
   words: string[] | null;
+  /** the language of the shown words */
+  language: Language;
   /** whole seconds left, counted down every second; 0 once the words are cleared */
   secondsLeft: number;
   busy: boolean;
   error: string | null;
   /** true after a shown code ran out (until the next one) */
   expired: boolean;
-  generate(): Promise<void>;
+  generate(language: Language): Promise<void>;
 };
 
 /**
@@ -92,6 +120,7 @@ export type IdentityCode = {
 export function useIdentityCode(): IdentityCode {
   const [id, setId] = useState<number | null>(null);
   const [words, setWords] = useState<string[] | null>(null);
+  const [language, setLanguage] = useState<Language>(DEFAULT_LANGUAGE);
   const [secondsLeft, setSecondsLeft] = useState(0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -115,30 +144,34 @@ export function useIdentityCode(): IdentityCode {
     }
   }, [stop]);
 
-  const generate = useCallback(async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const sent = performance.now();
-      const answer = await codesApi.generateWords();
-      stop();
-      deadline.current = sent + IDENTITY_CODE.lifetimeMs;
-      setId(answer.id);
-      setWords(answer.words);
-      setExpired(false);
-      tick();
-      timer.current = setInterval(tick, UI_TIMING.countdownTickMs);
-    } catch (err) {
-      setError(
-        err instanceof ApiError && err.code === ERROR_CODES.rateLimited
-          ? MESSAGES.tooManyCodes
-          : errorMessage(err, MESSAGES.generateWordsFailed),
-      );
-    } finally {
-      setBusy(false);
-    }
-  }, [busy, stop, tick]);
+  const generate = useCallback(
+    async (asked: Language) => {
+      if (busy) return;
+      setBusy(true);
+      setError(null);
+      try {
+        const sent = performance.now();
+        const answer = await codesApi.generateWords(asked);
+        stop();
+        deadline.current = sent + IDENTITY_CODE.lifetimeMs;
+        setId(answer.id);
+        setWords(answer.words);
+        setLanguage(answer.language);
+        setExpired(false);
+        tick();
+        timer.current = setInterval(tick, UI_TIMING.countdownTickMs);
+      } catch (err) {
+        setError(
+          err instanceof ApiError && err.code === ERROR_CODES.rateLimited
+            ? MESSAGES.tooManyCodes
+            : errorMessage(err, MESSAGES.generateWordsFailed),
+        );
+      } finally {
+        setBusy(false);
+      }
+    },
+    [busy, stop, tick],
+  );
 
-  return { id, words, secondsLeft, busy, error, expired, generate };
+  return { id, words, language, secondsLeft, busy, error, expired, generate };
 }

@@ -12,6 +12,7 @@ import type {
 import type { Page } from "@shared/paging";
 import type { CallReport } from "@shared/reports";
 import type { SiteCheckAnswer, SiteRecord } from "@shared/sites";
+import type { SsoAnswer, SsoBody } from "@shared/sso";
 import type { WebhookDelivery, webhookAnswer, webhookSavedAnswer } from "@shared/webhooks";
 import { api, errorMessage } from "@web/lib/api";
 import { type PagedList, queryString, usePagedList } from "@web/lib/paged-list";
@@ -44,6 +45,9 @@ export const employerApi = {
   removeWebhook: () => api.delete<z.infer<typeof messageAnswer>>("/api/employer/webhook"),
   webhookDeliveries: () => api.get<WebhookDelivery[]>("/api/employer/webhook/deliveries"),
   testWebhook: () => api.post<z.infer<typeof messageAnswer>>("/api/employer/webhook/test"),
+  sso: () => api.get<SsoAnswer>("/api/employer/sso"),
+  saveSso: (body: SsoBody) => api.put<NonNullable<SsoAnswer>>("/api/employer/sso", body),
+  removeSso: () => api.delete<z.infer<typeof messageAnswer>>("/api/employer/sso"),
   alerts: () => api.get<AlertsAnswer>("/api/employer/alerts"),
   saveAlerts: (settings: AlertSettingsBody) => api.put<AlertsAnswer>("/api/employer/alerts", settings),
   topNumbers: () => api.get<ReportedNumber[]>("/api/employer/reports/top-numbers"),

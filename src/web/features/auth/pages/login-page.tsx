@@ -2,6 +2,7 @@ import { type Role, SIGN_IN } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import { landingFor, paths } from "@shared/paths";
+import { SSO_TEXT, ssoFailureMessage } from "@shared/sso-texts";
 import { FormError } from "@web/components/ui/form-error";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
@@ -15,11 +16,14 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { authApi } from "../api";
 import { PasskeySignIn } from "../components/passkey-sign-in";
+import { SsoSignIn, useSsoOffer } from "../components/sso-sign-in";
 
 type Banner = { tone: "success" | "error" | "info"; text: string };
 
 /** What the query string says about an e-mail verification that led here. */
 function verificationNotice(params: URLSearchParams): Banner | null {
+  // Back from a single sign-on that failed: "Single sign-on failed: <why>".
+  if (params.get("sso") === "failed") return { tone: "error", text: ssoFailureMessage(params.get("reason")) };
   if (params.get("verification") === "failed") return { tone: "error", text: MESSAGES.emailVerificationFailed };
   if (params.get("verified") === "true") {
     return params.get("pending") === "1"
@@ -51,6 +55,9 @@ export function LoginPage() {
   const movedStep = useRef(false);
   /** Opened straight on step 2 (?step=2) without an e-mail: ask for it beside the code. */
   const [askEmail] = useState(() => params.get("step") === "2" && !params.get("email"));
+  /** the typed e-mail's organisation signs in with single sign-on (and perhaps requires it) */
+  const sso = useSsoOffer(email);
+  const ssoFirst = sso?.enforced === true;
 
   // Moving between the steps puts the keyboard focus on the new step's first field.
   useEffect(() => {
@@ -166,6 +173,8 @@ export function LoginPage() {
           onChange={(e) => setEmail(e.target.value)}
           describedBy={form.describedBy}
         />
+        {sso && <SsoSignIn email={email} offer={sso} />}
+        {ssoFirst && <p className="form__aside muted">{SSO_TEXT.orUsePassword}</p>}
         <TextField
           label="Password"
           type="password"
@@ -176,7 +185,12 @@ export function LoginPage() {
           onChange={(e) => setPassword(e.target.value)}
           describedBy={form.describedBy}
         />
-        <SubmitButton busy={form.busy}>Log In</SubmitButton>
+        <SubmitButton
+          busy={form.busy}
+          className={`button button--block ${ssoFirst ? "button--secondary" : "button--primary"}`}
+        >
+          Log In
+        </SubmitButton>
         <FormError form={form} />
         {form.errorCode === ERROR_CODES.emailNotVerified && email.trim() && <ResendVerification email={email} />}
         <p className="form__aside">

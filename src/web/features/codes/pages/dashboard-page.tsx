@@ -1,7 +1,8 @@
 import { CODES_TEXT } from "@shared/codes";
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from "@shared/languages";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
-import { type CustomerCheck, useClientInfo, useCustomerCheck, useIdentityCode } from "../api";
+import { type CustomerCheck, useClientInfo, useCustomerCheck, useCustomerLanguage, useIdentityCode } from "../api";
 import "@web/components/ui/ui.css";
 import "../components/codes.css";
 
@@ -9,6 +10,7 @@ import "../components/codes.css";
 export function DashboardPage() {
   const info = useClientInfo();
   const code = useIdentityCode();
+  const [language, setLanguage] = useCustomerLanguage();
   const check = useCustomerCheck(code.id);
   // A verified code's words stay until its countdown would have reached 0 (the timer is hidden meanwhile),
   // then go like any other's; the "Verified by the customer" line stays.
@@ -41,11 +43,29 @@ export function DashboardPage() {
           </dl>
         )}
 
+        <div className="field identity__language">
+          <label htmlFor="customer-language" className="field__label">
+            {CODES_TEXT.customerLanguage}
+          </label>
+          <select
+            id="customer-language"
+            className="field__input"
+            value={language}
+            onChange={(event) => setLanguage(event.target.value as Language)}
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l} lang={l}>
+                {LANGUAGE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </div>
+
         <div>
           <button
             type="button"
             className="button button--primary"
-            onClick={() => void code.generate()}
+            onClick={() => void code.generate(language)}
             aria-disabled={code.busy || undefined}
             data-busy={code.busy || undefined}
           >
@@ -60,7 +80,9 @@ export function DashboardPage() {
             {code.words ? (
               <>
                 <p className="code-card__label">{CODES_TEXT.codeLabel}</p>
-                <p className="identity__words">{code.words.join(" / ")}</p>
+                <p className="identity__words" lang={code.language}>
+                  {code.words.join(" / ")}
+                </p>
               </>
             ) : code.expired && !verified ? (
               <p className="muted">{CODES_TEXT.codeExpired}</p>

@@ -1,6 +1,7 @@
 import { CODES_TEXT, loaderSnippet, plainSnippet } from "@shared/codes";
 import { UI_TIMING } from "@shared/constants";
-import { MESSAGES } from "@shared/messages";
+import { loaderTexts } from "@shared/i18n";
+import { LANGUAGES } from "@shared/languages";
 import { Page } from "@web/components/ui/page";
 import { CopySnippet } from "../components/copy-snippet";
 import "../components/codes.css";
@@ -12,7 +13,15 @@ import "../components/codes.css";
 export function DownloadPage() {
   const publicUrl = window.location.origin;
   return (
-    <Page title={CODES_TEXT.downloadTitle} intro={<p>{CODES_TEXT.domainLockNote}</p>}>
+    <Page
+      title={CODES_TEXT.downloadTitle}
+      intro={
+        <>
+          <p>{CODES_TEXT.domainLockNote}</p>
+          <p>{CODES_TEXT.languageNote}</p>
+        </>
+      }
+    >
       <div className="snippets">
         <CopySnippet
           title={CODES_TEXT.loaderSnippetTitle}
@@ -21,7 +30,7 @@ export function DownloadPage() {
             publicUrl,
             UI_TIMING.widgetLoadTries,
             UI_TIMING.widgetLoadDelayMs,
-            MESSAGES.widgetLoadFailed,
+            Object.fromEntries(LANGUAGES.map((language) => [language, loaderTexts(language).loadFailed])),
           )}
         />
         <CopySnippet

@@ -1,54 +1,116 @@
-import { CODES_TEXT, loadCallProofWidget, WIDGET_DEFAULT_TARGET_ID } from "@shared/codes";
+import { loadCallProofWidget, WIDGET_DEFAULT_TARGET_ID } from "@shared/codes";
 import { UI_TIMING } from "@shared/constants";
-import { MESSAGES } from "@shared/messages";
+import * as english from "@shared/i18n/en";
+import type { Catalogue } from "@shared/i18n/types";
+import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, type Language, pickLanguage } from "@shared/languages";
+import { paths } from "@shared/paths";
 import { Page } from "@web/components/ui/page";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import "../components/codes.css";
 
-/** /in-a-call: what to do when someone calls, and the verification widget itself. */
+/** The other languages' texts load only when asked for (English is in the page). */
+const OTHER_LANGUAGES: Record<Exclude<Language, "en">, () => Promise<Catalogue>> = {
+  fr: () => import("@shared/i18n/fr"),
+  es: () => import("@shared/i18n/es"),
+  it: () => import("@shared/i18n/it"),
+  pt: () => import("@shared/i18n/pt"),
+  cs: () => import("@shared/i18n/cs"),
+};
+
+/** The asked language's catalogue once it is there (English meanwhile, and if it cannot load). */
+function useCatalogue(asked: Language): { language: Language; catalogue: Catalogue } {
+  const [shown, setShown] = useState<{ language: Language; catalogue: Catalogue }>({
+    language: DEFAULT_LANGUAGE,
+    catalogue: english,
+  });
+  useEffect(() => {
+    let live = true;
+    const load = asked === "en" ? Promise.resolve(english) : OTHER_LANGUAGES[asked]();
+    load
+      .then((catalogue) => live && setShown({ language: asked, catalogue }))
+      .catch(() => live && setShown({ language: DEFAULT_LANGUAGE, catalogue: english }));
+    return () => {
+      live = false;
+    };
+  }, [asked]);
+  return shown;
+}
+
+/**
+ * /in-a-call: what to do when someone calls, and the verification widget itself, in the customer's
+ * language (`?lang=fr`, or the switch at the top; English otherwise). The page sets `<html lang>` while it
+ * shows, and the widget, which follows it, is loaded again when the language changes.
+ */
 export function InACallPage() {
-  useEffect(
-    () =>
-      // The app's CSP allows scripts from this site only: the same loader as the /download snippet injects /widget.js.
-      loadCallProofWidget({
-        src: `${window.location.origin}/widget.js`,
-        target: `#${WIDGET_DEFAULT_TARGET_ID}`,
-        tries: UI_TIMING.widgetLoadTries,
-        delayMs: UI_TIMING.widgetLoadDelayMs,
-        failureText: MESSAGES.widgetLoadFailed,
-      }),
-    [],
-  );
+  const [params] = useSearchParams();
+  const { language, catalogue } = useCatalogue(pickLanguage([params.get("lang")]) ?? DEFAULT_LANGUAGE);
+  const texts = catalogue.inACall;
+  const failureText = catalogue.loader.loadFailed;
+
+  useEffect(() => {
+    if (language === DEFAULT_LANGUAGE) return;
+    const root = document.documentElement;
+    const before = root.lang;
+    root.lang = language;
+    return () => {
+      root.lang = before;
+    };
+  }, [language]);
+
+  useEffect(() => {
+    // The app's CSP allows scripts from this site only: the same loader as the /download snippet injects /widget.js.
+    const stop = loadCallProofWidget({
+      src: `${window.location.origin}/widget.js`,
+      target: `#${WIDGET_DEFAULT_TARGET_ID}`,
+      tries: UI_TIMING.widgetLoadTries,
+      delayMs: UI_TIMING.widgetLoadDelayMs,
+      failureText,
+      lang: language,
+    });
+    return () => {
+      stop();
+      // the widget of the previous language goes with it
+      document.getElementById(WIDGET_DEFAULT_TARGET_ID)?.replaceChildren();
+    };
+  }, [language, failureText]);
 
   return (
-    <Page title={CODES_TEXT.inACallTitle}>
-      <div className="in-a-call">
-        <section aria-labelledby="in-a-call-steps">
-          <h2 id="in-a-call-steps">Someone is calling on behalf of an organisation?</h2>
-          <p>Before you share anything, check that they are who they say they are.</p>
-          <ol>
-            <li>
-              Ask the caller for their three-word identity code. They create it in CallProof; it works for one minute
-              and only once.
-            </li>
-            <li>
-              Type the three words into the box on this page (or in the CallProof box on the organisation's own website)
-              and press Verify.
-            </li>
-            <li>If it says Verified, check that the name and organisation are the ones the caller gave you.</li>
-            <li>
-              If the code is not valid, or the caller will not give one, end the call. Call the organisation back on a
-              number you find yourself, such as on its official website or your statement.
-            </li>
-          </ol>
-          <p className="muted">
-            A genuine caller never needs your password, PIN or one-time codes, and never minds you checking.
-          </p>
-        </section>
-        <section aria-label="Verify a caller" className="widget-slot">
-          <div id={WIDGET_DEFAULT_TARGET_ID} />
-        </section>
-      </div>
-    </Page>
+    <div lang={language}>
+      <Page title={texts.title}>
+        <nav aria-label={texts.languageLabel} className="language-switch">
+          <ul>
+            {LANGUAGES.map((l) => (
+              <li key={l}>
+                <Link
+                  to={`${paths.inACall}?lang=${l}`}
+                  lang={l}
+                  hrefLang={l}
+                  aria-current={l === language ? "page" : undefined}
+                  replace
+                >
+                  {LANGUAGE_NAMES[l]}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="in-a-call">
+          <section aria-labelledby="in-a-call-steps">
+            <h2 id="in-a-call-steps">{texts.heading}</h2>
+            <p>{texts.intro}</p>
+            <ol>
+              {texts.steps.map((step) => (
+                <li key={step}>{step}</li>
+              ))}
+            </ol>
+            <p className="muted">{texts.note}</p>
+          </section>
+          <section aria-label={texts.widgetRegion} className="widget-slot">
+            <div id={WIDGET_DEFAULT_TARGET_ID} />
+          </section>
+        </div>
+      </Page>
+    </div>
   );
 }

@@ -1,8 +1,10 @@
 import { ACTIVITY_TEXT } from "@shared/activity";
 import { ALERTS_TEXT } from "@shared/alerts";
+import { API_KEY_TEXT } from "@shared/api-keys";
 import { MESSAGES } from "@shared/messages";
 import { REPORTS_TEXT } from "@shared/reports";
 import { SCIM_TEXT } from "@shared/scim";
+import { SSO_TEXT } from "@shared/sso-texts";
 import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { PagedAuditTable } from "@web/components/ui/audit-table";
 import { Notice } from "@web/components/ui/notice";
@@ -14,11 +16,13 @@ import { useEmployerDashboard, useOrganisationAudit } from "../api";
 import { AccessCodePanel } from "../components/access-code-panel";
 import { ActivityPanel } from "../components/activity-panel";
 import { AlertsPanel } from "../components/alerts-panel";
+import { ApiKeysPanel } from "../components/api-keys-panel";
 import { EmployeesTable } from "../components/employees-table";
 import { GenerateCodeForm } from "../components/generate-code-form";
 import { ReportedCalls } from "../components/reported-calls";
 import { ScimPanel } from "../components/scim-panel";
 import { SitesPanel } from "../components/sites-panel";
+import { SsoPanel } from "../components/sso-panel";
 import { TopNumbers } from "../components/top-numbers";
 import { WebhookPanel } from "../components/webhook-panel";
 import "../employer.css";
@@ -144,6 +148,16 @@ export function EmployerDashboardPage() {
           <section className="employer-section" aria-labelledby="webhook-title">
             <h2 id="webhook-title">{WEBHOOK_TEXT.title}</h2>
             <WebhookPanel onChanged={changed} />
+          </section>
+
+          <section className="employer-section" aria-labelledby="api-keys-title">
+            <h2 id="api-keys-title">{API_KEY_TEXT.title}</h2>
+            <ApiKeysPanel onChanged={changed} />
+          </section>
+
+          <section className="employer-section" aria-labelledby="sso-title">
+            <h2 id="sso-title">{SSO_TEXT.title}</h2>
+            <SsoPanel onChanged={changed} />
           </section>
 
           <section className="employer-section" aria-labelledby="scim-title">

@@ -1,0 +1,3 @@
+/** What other features use of API keys: the check of every /api/v1 call, and the deactivation step. */
+export { apiKeysErrors } from "./errors";
+export { type ApiKeyCaller, authenticate, revokeKeysOfDeactivated } from "./service";

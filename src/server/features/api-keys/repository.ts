@@ -1,0 +1,137 @@
+import type { Db, Executor } from "@server/db/client";
+import { apiKeys } from "@server/db/schema";
+import { lockOrganisation } from "@server/features/organisations";
+import type { ApiKeyScope } from "@shared/api-keys";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** An organisation's keys that still work (revoked ones are kept for the audit, never listed), oldest first. */
+export function listKeys(db: Db, organisationId: number) {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organisationId, organisationId), isNull(apiKeys.revokedAt)))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+}
+
+/**
+ * Stores a new key unless the organisation already has `max` unrevoked keys: the count and the insert
+ * run under the organisation's row lock, so parallel creations cannot pass the limit. Null when full.
+ */
+export async function insertKey(
+  db: Db,
+  p: {
+    organisationId: number;
+    name: string;
+    scopes: ApiKeyScope[];
+    prefix: string;
+    keyHash: string;
+    createdBy: number;
+    now: Date;
+    max: number;
+  },
+): Promise<ApiKeyRow | null> {
+  return db.transaction(async (tx) => {
+    await lockOrganisation(tx, p.organisationId);
+    const [count] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.organisationId, p.organisationId), isNull(apiKeys.revokedAt)));
+    if ((count?.n ?? 0) >= p.max) return null;
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        organisationId: p.organisationId,
+        name: p.name,
+        scopes: p.scopes,
+        prefix: p.prefix,
+        keyHash: p.keyHash,
+        createdBy: p.createdBy,
+        createdAt: p.now,
+      })
+      .returning();
+    return row ?? null;
+  });
+}
+
+/** Revokes one unrevoked key of the organisation; returns it, or undefined when there is no such key. */
+export async function revokeKey(db: Db, organisationId: number, id: number, now: Date) {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.organisationId, organisationId), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row;
+}
+
+/** Revokes every unrevoked key these accounts created (their deactivation); returns the keys revoked. */
+export async function revokeKeysCreatedBy(db: Executor, userIds: number[], now: Date) {
+  if (userIds.length === 0) return [];
+  return db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(inArray(apiKeys.createdBy, userIds), isNull(apiKeys.revokedAt)))
+    .returning();
+}
+
+export type PresentedKey = {
+  id: number;
+  organisation_id: number;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  scopes: ApiKeyScope[];
+  last_used_at: Date | null;
+  use_audited: Record<string, string>;
+  /** the key works: not revoked, its creator active, its organisation not deactivated */
+  usable: boolean;
+};
+
+/**
+ * The key with this prefix, as one statement on every /api/v1 call. Like the code statements it reads
+ * `users` on purpose: a key works only while its creator is active and its organisation has an active
+ * employer (an admin's deactivation of the employer or of the domain deactivates the organisation).
+ * TODO(merge): when `organisations.status` lands (CONTRACT "Organisation status"), test it here instead.
+ */
+export async function findPresentedKey(db: Db, prefix: string): Promise<PresentedKey | null> {
+  const rows = await db.prepared<PresentedKey>(
+    "api_key_find",
+    sql`
+      select k.id, k.organisation_id, k.name, k.prefix, k.key_hash, k.scopes, k.last_used_at, k.use_audited,
+        (k.revoked_at is null
+          and exists (select 1 from users c where c.id = k.created_by and c.status = 'active')
+          and exists (select 1 from users s where s.organisation_id = k.organisation_id
+                        and s.role = 'superuser' and s.status = 'active')) as usable
+      from api_keys k where k.prefix = ${prefix}::text`,
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Records a use: `last_used_at` (written at most every `touchEveryMs`) and, when `auditKind` is due, that
+ * kind's audit time. The condition on the kind's previous time makes exactly one of several parallel
+ * requests (in any process) win the audit. Returns whether this request audits the use.
+ */
+export async function recordUse(
+  db: Db,
+  p: { id: number; now: Date; auditKind: string | null; previousAudit: string | null },
+): Promise<boolean> {
+  const now = p.now.toISOString();
+  if (p.auditKind === null) {
+    await db.prepared(
+      "api_key_touch",
+      sql`update api_keys set last_used_at = ${now}::timestamptz where id = ${p.id}::int`,
+    );
+    return false;
+  }
+  const rows = await db.prepared<{ id: number }>(
+    "api_key_use_audit",
+    sql`
+      update api_keys set last_used_at = ${now}::timestamptz,
+        use_audited = use_audited || jsonb_build_object(${p.auditKind}::text, ${now}::text)
+      where id = ${p.id}::int and (use_audited ->> ${p.auditKind}::text) is not distinct from ${p.previousAudit}::text
+      returning id`,
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,267 @@
+import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
+import { assertRecentSignIn } from "@server/features/account";
+import { organisationFor } from "@server/features/organisations";
+import { employerEmails, findUserById } from "@server/features/users";
+import { hmac, randomToken, safeEqual } from "@server/lib/crypto";
+import { auditsRefusal } from "@server/lib/rate-limit";
+import type { Mail } from "@server/mail/mailer";
+import { API_KEY_LIMITS, type ApiKeyCreated, type ApiKeyItem, type ApiKeyScope } from "@shared/api-keys";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { apiKeysErrors } from "./errors";
+import { keyCreatedMail, keysRevokedMail } from "./mails";
+import * as repo from "./repository";
+
+/** `cpk_` and 43 base64url characters (256 random bits); its first 12 characters are its public prefix. */
+const KEY_FORMAT = /^cpk_[A-Za-z0-9_-]{43}$/;
+const PREFIX_LENGTH = 12;
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** The stored form of a key: an HMAC under APP_SECRET (the key itself is never stored or logged). */
+const keyHash = (secret: string, key: string) => hmac(secret, "api-key", key);
+
+const itemOf = (row: repo.ApiKeyRow, creator: { id: number; fullName: string; email: string } | null): ApiKeyItem => ({
+  id: row.id,
+  name: row.name,
+  scopes: row.scopes as ApiKeyScope[],
+  prefix: row.prefix,
+  createdAt: row.createdAt.toISOString(),
+  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  createdBy: creator,
+});
+
+/** The organisation's working keys, with who created each. */
+export async function listKeys(deps: Deps, actor: Actor): Promise<ApiKeyItem[]> {
+  const organisationId = organisationFor(actor);
+  const rows = await repo.listKeys(deps.db, organisationId);
+  const creators = new Map<number, { id: number; fullName: string; email: string } | null>();
+  for (const id of new Set(rows.map((r) => r.createdBy))) {
+    const user = await findUserById(deps.db, id);
+    creators.set(id, user ? { id: user.id, fullName: user.fullName, email: user.email } : null);
+  }
+  return rows.map((r) => itemOf(r, creators.get(r.createdBy) ?? null));
+}
+
+/** Sends mails after the answer; a mail that fails is logged, never the answer's failure. */
+function mailLater(deps: Deps, what: string, mails: Mail[]) {
+  deps.background.run(what, async () => {
+    for (const mail of mails) {
+      try {
+        await deps.mailer.send(mail);
+      } catch (err) {
+        deps.log.warn({ err, subject: mail.subject }, "API key notice mail failed");
+      }
+    }
+  });
+}
+
+/**
+ * Creates a key (shown once; only its HMAC is kept): a superuser who signed in within the last 15 minutes,
+ * at most 20 working keys per organisation. Every superuser of the organisation is told by e-mail.
+ */
+export async function createKey(
+  deps: Deps,
+  actor: Actor,
+  input: { sessionHash: string | null; name: string; scopes: ApiKeyScope[] },
+): Promise<ApiKeyCreated> {
+  const { user, sessionHash } = signedInSession(actor, input.sessionHash);
+  const organisationId = organisationFor(actor);
+  const now = deps.clock.now();
+  const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.createApiKey, organisationId };
+  await assertRecentSignIn(deps, actor, sessionHash, {
+    action: AUDIT_ACTIONS.createApiKey,
+    error: apiKeysErrors.needsRecentSignIn,
+    organisationId,
+  });
+  const key = `cpk_${randomToken(32)}`;
+  const prefix = key.slice(0, PREFIX_LENGTH);
+  const row = await repo.insertKey(deps.db, {
+    organisationId,
+    name: input.name,
+    scopes: input.scopes,
+    prefix,
+    keyHash: keyHash(deps.config.appSecret, key),
+    createdBy: user.id,
+    now,
+    max: API_KEY_LIMITS.perOrganisation,
+  });
+  if (!row) {
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "too many keys" } });
+    throw apiKeysErrors.tooMany();
+  }
+  await deps.audit.record({
+    ...audit,
+    outcome: "success",
+    target: String(row.id),
+    detail: { name: row.name, prefix, scopes: input.scopes },
+  });
+  const superusers = await employerEmails(deps.db, organisationId);
+  mailLater(
+    deps,
+    "API key created mails",
+    superusers.map((to) =>
+      keyCreatedMail(to, { name: row.name, prefix, scopes: input.scopes, by: user.email, at: now, ip: actor.ip }),
+    ),
+  );
+  return { id: row.id, name: row.name, scopes: input.scopes, prefix, key };
+}
+
+/** Revokes a key of the caller's organisation: it stops working at once (every call looks it up). */
+export async function revokeKey(deps: Deps, actor: Actor, input: { id: number }) {
+  const organisationId = organisationFor(actor);
+  const audit = {
+    ...auditActor(actor),
+    action: AUDIT_ACTIONS.revokeApiKey,
+    organisationId,
+    target: String(input.id),
+  };
+  const row = await repo.revokeKey(deps.db, organisationId, input.id, deps.clock.now());
+  if (!row) {
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no such key" } });
+    throw apiKeysErrors.notFound();
+  }
+  await deps.audit.record({ ...audit, outcome: "success", detail: { name: row.name, prefix: row.prefix } });
+  return { message: "API key revoked." };
+}
+
+/**
+ * A step of the users' deactivation cascade: the keys the deactivated accounts created are revoked
+ * (they had already stopped working: a key works only while its creator is active), audited, and the
+ * organisation's other, still active superusers are told.
+ */
+export async function revokeKeysOfDeactivated(deps: Deps, userIds: number[]) {
+  const now = deps.clock.now();
+  const revoked = await repo.revokeKeysCreatedBy(deps.db, userIds, now);
+  const byCreator = new Map<number, repo.ApiKeyRow[]>();
+  for (const row of revoked) byCreator.set(row.createdBy, [...(byCreator.get(row.createdBy) ?? []), row]);
+  for (const [creatorId, keys] of byCreator) {
+    const organisationId = keys[0]?.organisationId as number;
+    for (const row of keys) {
+      await deps.audit.record({
+        action: AUDIT_ACTIONS.revokeApiKey,
+        outcome: "success",
+        organisationId,
+        target: String(row.id),
+        detail: { name: row.name, prefix: row.prefix, reason: "creator deactivated", creatorId },
+      });
+    }
+    const creator = await findUserById(deps.db, creatorId);
+    const others = await employerEmails(deps.db, organisationId);
+    mailLater(
+      deps,
+      "API keys revoked mails",
+      others.map((to) => keysRevokedMail(to, { keys, creator: creator?.email ?? `account ${creatorId}`, at: now })),
+    );
+  }
+}
+
+/** The key of an /api/v1 call, as its routes see it. */
+export type ApiKeyCaller = { id: number; organisationId: number; name: string; prefix: string; scopes: ApiKeyScope[] };
+
+/** The refusal counters of one client address (rate-limit rows: the first write of a refused call). */
+const refusalKey = (actor: Actor) => `api-v1-refused:ip:${actor.clientKey}`;
+
+/**
+ * A refused /api/v1 call (no key, malformed, unknown, revoked, or its organisation deactivated): counted per
+ * client address before anything else is written, 429 beyond 30 a minute; refusals are audited sparsely
+ * (the 1st, 10th, 100th… in a row of an address).
+ */
+async function refuse(deps: Deps, actor: Actor, reason: string, now: Date): Promise<never> {
+  const limit = await deps.limits.hit(refusalKey(actor), API_KEY_LIMITS.refusalsPerMinutePerIp, MINUTE_MS, now);
+  // A counter that never lets through: its `refused` is how many refusals this address had in a row (an hour).
+  const seen = await deps.limits.hit(`api-v1-unauthorised:ip:${actor.clientKey}`, 0, HOUR_MS, now);
+  if (auditsRefusal(seen.refused)) {
+    await deps.audit.record({
+      ...auditActor(actor),
+      action: AUDIT_ACTIONS.apiRefused,
+      outcome: "denied",
+      detail: { reason: limit.allowed ? reason : "rate-limited", refused: seen.refused },
+    });
+  }
+  if (!limit.allowed) throw apiKeysErrors.tooManyRefusals(limit.retryAfterSeconds);
+  throw reason === "no key" ? apiKeysErrors.missingKey() : apiKeysErrors.invalidKey();
+}
+
+/**
+ * The check of every /api/v1 call: `Authorization: Bearer cpk_…` (nothing else is read: no cookie), the key
+ * found by its prefix and compared in constant time, usable (not revoked, creator and organisation active),
+ * within 600 calls a minute, holding `scope`. Its use is recorded: `lastUsedAt` at most every minute, and an
+ * audit event per kind (scope) at most every hour, not one per call.
+ */
+export async function authenticate(
+  deps: Deps,
+  actor: Actor,
+  input: { authorization: string | undefined; scope: ApiKeyScope },
+): Promise<ApiKeyCaller> {
+  const now = deps.clock.now();
+  const match = /^Bearer +(\S+)\s*$/i.exec(input.authorization ?? "");
+  const presented = match?.[1];
+  if (!presented) return refuse(deps, actor, "no key", now);
+  if (!KEY_FORMAT.test(presented)) return refuse(deps, actor, "malformed key", now);
+  const row = await repo.findPresentedKey(deps.db, presented.slice(0, PREFIX_LENGTH));
+  const expected = row?.key_hash ?? keyHash(deps.config.appSecret, "cpk_no-such-key");
+  const equal = safeEqual(keyHash(deps.config.appSecret, presented), expected);
+  if (!row || !equal) return refuse(deps, actor, "unknown key", now);
+  if (!row.usable) return refuse(deps, actor, "revoked key", now);
+
+  const limit = await deps.limits.hit(`api-v1:key:${row.id}`, API_KEY_LIMITS.requestsPerMinute, MINUTE_MS, now);
+  const audit = {
+    ...auditActor(actor),
+    organisationId: row.organisation_id,
+    target: String(row.id),
+    action: AUDIT_ACTIONS.useApiKey,
+  };
+  if (!limit.allowed) {
+    if (auditsRefusal(limit.refused)) {
+      await deps.audit.record({
+        ...audit,
+        outcome: "denied",
+        detail: { reason: "rate-limited", refused: limit.refused, name: row.name, prefix: row.prefix },
+      });
+    }
+    throw apiKeysErrors.tooManyRequests(limit.retryAfterSeconds);
+  }
+  if (!row.scopes.includes(input.scope)) {
+    const seen = await deps.limits.hit(`api-v1-scope:key:${row.id}:${input.scope}`, 0, HOUR_MS, now);
+    if (auditsRefusal(seen.refused)) {
+      await deps.audit.record({
+        ...audit,
+        outcome: "denied",
+        detail: {
+          reason: "missing scope",
+          scope: input.scope,
+          refused: seen.refused,
+          name: row.name,
+          prefix: row.prefix,
+        },
+      });
+    }
+    throw apiKeysErrors.missingScope(input.scope);
+  }
+
+  const previous = row.use_audited[input.scope] ?? null;
+  const auditDue = previous === null || now.getTime() - Date.parse(previous) >= API_KEY_LIMITS.useAuditEveryMs;
+  const touchDue = !row.last_used_at || now.getTime() - row.last_used_at.getTime() >= API_KEY_LIMITS.touchEveryMs;
+  if (auditDue || touchDue) {
+    const audits = await repo.recordUse(deps.db, {
+      id: row.id,
+      now,
+      auditKind: auditDue ? input.scope : null,
+      previousAudit: previous,
+    });
+    if (audits) {
+      await deps.audit.record({
+        ...audit,
+        outcome: "success",
+        detail: { kind: input.scope, name: row.name, prefix: row.prefix, auditedEvery: "hour" },
+      });
+    }
+  }
+  return {
+    id: row.id,
+    organisationId: row.organisation_id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+  };
+}

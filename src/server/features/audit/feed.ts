@@ -1,0 +1,70 @@
+import type { Db } from "@server/db/client";
+import type { AuditFeedItem } from "@shared/api-keys";
+import { sql } from "drizzle-orm";
+import { checkpointAudit } from "./chain";
+
+/**
+ * The organisation's audit feed (GET /api/v1/audit): events in feed-position order after a cursor.
+ *
+ * Positions are given by the checkpoint job (chain.ts) only once the writing transaction has ended, one
+ * positioning transaction at a time (an advisory lock), from one sequence: when a position is visible,
+ * every smaller position is visible too. So "position > after" never skips an event that commits late (it
+ * gets a later position) and never repeats one. So that an event reaches the feed at once rather than at
+ * the job's next run (every 20 s), a page first positions what has committed (the same checkpoint,
+ * safe across processes), unless nothing waits.
+ */
+export async function auditFeed(
+  deps: Parameters<typeof checkpointAudit>[0] & { db: Db },
+  p: { organisationId: number; after: number; limit: number },
+): Promise<{ items: AuditFeedItem[]; next: string }> {
+  const [waiting] = await deps.db.rows<{ waiting: boolean }>(
+    sql`select exists (select 1 from audit_log where position is null) as waiting`,
+  );
+  if (waiting?.waiting) await checkpointAudit(deps);
+  const [page] = await deps.db.rows<{ items: FeedRow[] | string; head: number | null }>(sql`
+    with page as (
+      select id, at, action, actor_email, target, outcome, detail, position from audit_log
+      where organisation_id = ${p.organisationId}::int and position > ${p.after}::bigint
+      order by position limit ${p.limit}::int
+    )
+    select (select coalesce(json_agg(page order by position), '[]'::json) from page) as items,
+      (select max(position) from audit_log) as head`);
+  return feedPage(page, p);
+}
+
+type FeedRow = {
+  id: number;
+  at: string;
+  action: string;
+  actor_email: string | null;
+  target: string | null;
+  outcome: string;
+  detail: Record<string, unknown> | null;
+  position: number;
+};
+
+/**
+ * The page and its `next`: the last item's position; when the page is not full, the newest position of
+ * the whole log read in the same statement (every position up to it was visible to it), so a quiet
+ * organisation's cursor does not re-read other organisations' positions.
+ */
+function feedPage(
+  page: { items: FeedRow[] | string; head: number | null } | undefined,
+  p: { after: number; limit: number },
+): { items: AuditFeedItem[]; next: string } {
+  const rows: FeedRow[] = typeof page?.items === "string" ? JSON.parse(page.items) : (page?.items ?? []);
+  const last = rows.at(-1);
+  const next = rows.length === p.limit && last ? last.position : Math.max(p.after, Number(page?.head ?? 0));
+  return {
+    items: rows.map((r) => ({
+      id: Number(r.id),
+      at: new Date(r.at).toISOString(),
+      action: r.action,
+      actor: r.actor_email,
+      target: r.target,
+      outcome: r.outcome,
+      detail: r.detail,
+    })),
+    next: String(next),
+  };
+}

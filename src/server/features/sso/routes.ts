@@ -1,0 +1,104 @@
+import { startSession } from "@server/features/users/session";
+import { randomToken } from "@server/lib/crypto";
+import { requireRole, requireRoleAudited } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import { messageAnswer } from "@shared/answers";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { landingFor } from "@shared/paths";
+import {
+  SSO,
+  ssoAnswer,
+  ssoBody,
+  ssoCallbackQuery,
+  ssoDiscoverAnswer,
+  ssoEmailQuery,
+  ssoOrganisationQuery,
+} from "@shared/sso";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { getConnection, removeConnection, saveConnection } from "./service";
+import { callback, discover, failedRedirect, start } from "./signin";
+
+/**
+ * The cookie that binds an attempt to the browser that started it: HttpOnly, sent only to the SSO calls,
+ * gone after 10 minutes. Its hash is stored with the state; the PKCE verifier and nonce derive from it.
+ * SameSite=Lax: the provider's redirect back is a top-level navigation, which carries it.
+ */
+const BROWSER_COOKIE = "cp_sso";
+const BROWSER_COOKIE_PATH = "/api/auth/sso";
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+function browserSecret(app: App, request: FastifyRequest, reply: FastifyReply): string {
+  let value = request.cookies[BROWSER_COOKIE];
+  if (!value || !COOKIE_VALUE.test(value)) value = randomToken(32);
+  reply.setCookie(BROWSER_COOKIE, value, {
+    path: BROWSER_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: "lax",
+    secure: app.deps.config.secureCookies,
+    maxAge: SSO.stateLifetimeMs / 1000,
+  });
+  return value;
+}
+
+const redirectAnswer = z.null().describe("302 to the identity provider, or to /login?sso=failed&reason=…");
+
+export default async function ssoRoutes(app: App) {
+  app.get(
+    "/employer/sso",
+    {
+      preValidation: requireRole("superuser", "admin"),
+      schema: { querystring: ssoOrganisationQuery, response: { 200: ssoAnswer } },
+    },
+    async (request) => getConnection(app.deps, request.actor, request.query),
+  );
+
+  app.put(
+    "/employer/sso",
+    {
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.saveSso, "superuser"),
+      schema: { body: ssoBody, response: { 200: ssoAnswer.unwrap() } },
+    },
+    async (request) => saveConnection(app.deps, request.actor, { ...request.body, sessionHash: request.sessionHash }),
+  );
+
+  app.delete(
+    "/employer/sso",
+    {
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.removeSso, "superuser"),
+      schema: { response: { 200: messageAnswer } },
+    },
+    async (request) => removeConnection(app.deps, request.actor, { sessionHash: request.sessionHash }),
+  );
+
+  app.get(
+    "/auth/sso/discover",
+    { schema: { querystring: ssoEmailQuery, response: { 200: ssoDiscoverAnswer } } },
+    async (request) => discover(app.deps, request.actor, request.query),
+  );
+
+  app.get(
+    "/auth/sso/start",
+    { schema: { querystring: ssoEmailQuery, response: { 302: redirectAnswer } } },
+    async (request, reply) => {
+      const secret = browserSecret(app, request, reply);
+      const { redirect } = await start(app.deps, request.actor, { email: request.query.email, browserSecret: secret });
+      return reply.redirect(redirect, 302);
+    },
+  );
+
+  app.get(
+    "/auth/sso/callback",
+    { schema: { querystring: ssoCallbackQuery, response: { 302: redirectAnswer } } },
+    async (request, reply) => {
+      const currentUrl = new URL(request.url, app.deps.config.publicUrl);
+      const result = await callback(app.deps, request.actor, {
+        currentUrl,
+        browserSecret: request.cookies[BROWSER_COOKIE],
+      });
+      if (!result.ok) return reply.redirect(failedRedirect(result.reason), 302);
+      await startSession(request, reply, result.userId, { viaSso: true });
+      return reply.redirect(landingFor[result.role], 302);
+    },
+  );
+}

@@ -1,0 +1,171 @@
+import { API_KEY_SCOPES, API_KEY_TEXT, type ApiKeyCreated, type ApiKeyItem, type ApiKeyScope } from "@shared/api-keys";
+import { ConfirmButton } from "@web/components/ui/confirm-button";
+import { CopyableValue } from "@web/components/ui/copyable-value";
+import { DataTable } from "@web/components/ui/data-table";
+import { FormError } from "@web/components/ui/form-error";
+import { Notice } from "@web/components/ui/notice";
+import { SubmitButton } from "@web/components/ui/submit-button";
+import { TextField } from "@web/components/ui/text-field";
+import { errorMessage } from "@web/lib/api";
+import { useSubmit } from "@web/lib/use-submit";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { apiKeysApi } from "../api-keys-api";
+import "./api-keys-panel.css";
+
+const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * The organisation's API keys for /api/v1: create one with a name and scopes (the key is shown once, with
+ * Copy), the list (name, prefix, scopes, created, last used) and Revoke with the "Confirm?" second press.
+ */
+export function ApiKeysPanel({ onChanged }: { onChanged(): void }) {
+  const [keys, setKeys] = useState<ApiKeyItem[] | undefined>(undefined);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<ApiKeyScope[]>([]);
+  const form = useSubmit();
+
+  const reload = useCallback(async () => {
+    try {
+      setKeys(await apiKeysApi.list());
+      setFailure(null);
+    } catch (error) {
+      console.error("Could not load the API keys", error);
+      setFailure(errorMessage(error, API_KEY_TEXT.loadFailed));
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    if (scopes.length === 0) return form.setError(API_KEY_TEXT.noScopes);
+    setNotice(null);
+    const ok = await form.run(
+      async () => {
+        setCreated(await apiKeysApi.create(name.trim(), scopes));
+        setName("");
+        setScopes([]);
+      },
+      { failed: API_KEY_TEXT.actionFailed },
+    );
+    if (ok) {
+      await reload();
+      onChanged();
+    }
+  }
+
+  async function revoke(key: ApiKeyItem) {
+    try {
+      await apiKeysApi.revoke(key.id);
+      if (created?.id === key.id) setCreated(null);
+      setNotice(API_KEY_TEXT.revoked);
+      await reload();
+      onChanged();
+    } catch (error) {
+      setNotice(errorMessage(error, API_KEY_TEXT.actionFailed));
+    }
+  }
+
+  if (failure) return <Notice tone="error">{failure}</Notice>;
+  const c = API_KEY_TEXT.columns;
+  return (
+    <div className="api-keys">
+      <p className="muted">{API_KEY_TEXT.intro}</p>
+      <form className="card api-keys__form" onSubmit={create} noValidate>
+        <TextField
+          label={API_KEY_TEXT.nameLabel}
+          hint={API_KEY_TEXT.nameHint}
+          autoComplete="off"
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          describedBy={form.describedBy}
+          required
+        />
+        <fieldset className="api-keys__scopes">
+          <legend>{API_KEY_TEXT.scopesLegend}</legend>
+          {API_KEY_SCOPES.map((scope) => (
+            <label key={scope} className="checkbox">
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope)}
+                onChange={(e) =>
+                  setScopes((now) => (e.target.checked ? [...now, scope] : now.filter((s) => s !== scope)))
+                }
+              />{" "}
+              <code>{scope}</code> <span className="muted">{API_KEY_TEXT.scopeHelp[scope]}</span>
+            </label>
+          ))}
+        </fieldset>
+        <FormError form={form} />
+        <SubmitButton busy={form.busy} className="button button--primary">
+          {API_KEY_TEXT.create}
+        </SubmitButton>
+      </form>
+
+      {created && (
+        <Notice tone="success">
+          <p>{API_KEY_TEXT.created}</p>
+          <CopyableValue label={API_KEY_TEXT.keyLabel} value={created.key} />
+        </Notice>
+      )}
+      {notice && (
+        <p role="status" className="api-keys__notice">
+          {notice}
+        </p>
+      )}
+
+      <DataTable
+        caption={API_KEY_TEXT.title}
+        head={
+          <>
+            <th scope="col">{c.name}</th>
+            <th scope="col">{c.prefix}</th>
+            <th scope="col">{c.scopes}</th>
+            <th scope="col">{c.created}</th>
+            <th scope="col">{c.lastUsed}</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </>
+        }
+        columns={6}
+        items={keys ?? []}
+        empty={keys === undefined ? "Loading…" : API_KEY_TEXT.none}
+        row={(k) => (
+          <tr key={k.id}>
+            <td className="data-table__text">{k.name}</td>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            <td className="data-table__text">
+              {k.scopes.map((s) => (
+                <code key={s} className="api-keys__scope">
+                  {s}
+                </code>
+              ))}
+            </td>
+            <td className="data-table__nowrap">
+              <time dateTime={k.createdAt}>{dateTime.format(new Date(k.createdAt))}</time>
+            </td>
+            <td className="data-table__nowrap">
+              {k.lastUsedAt ? (
+                <time dateTime={k.lastUsedAt}>{dateTime.format(new Date(k.lastUsedAt))}</time>
+              ) : (
+                API_KEY_TEXT.never
+              )}
+            </td>
+            <td>
+              <ConfirmButton label={API_KEY_TEXT.revoke} subject={k.name} onConfirm={() => revoke(k)} />
+            </td>
+          </tr>
+        )}
+      />
+    </div>
+  );
+}

@@ -9,7 +9,6 @@ import type { Role } from "@shared/constants";
 import { emailDomain } from "@shared/onboarding";
 import { SSO, type SsoDiscoverAnswer, type SsoFailureReason } from "@shared/sso";
 import { nameSchema } from "@shared/validation";
-import { sql } from "drizzle-orm";
 import * as oidc from "openid-client";
 import { ssoErrors } from "./errors";
 import { failureReason, providerConfig } from "./provider";

@@ -1,4 +1,5 @@
 import { sendVerificationEmail } from "@server/features/auth/service";
+import { RESET_KEEPS_PASSKEYS } from "@shared/account-texts";
 import { MESSAGES } from "@shared/messages";
 import { createUser } from "@test/helpers";
 import type { Page } from "playwright-core";
@@ -214,6 +215,8 @@ describe("password reset", () => {
     const link = await suite.server.mail.link(user.email, "/reset-password");
     await page.goto(link.href);
     const field = page.getByLabel("New password");
+    // The page says what happens to passkeys: they are kept.
+    await page.getByText(RESET_KEEPS_PASSKEYS).waitFor();
     await field.fill("weakpassword");
     await page.getByRole("button", { name: "Reset Password" }).click();
     await page.getByText(MESSAGES.employerPasswordRules, { exact: true }).last().waitFor();

@@ -12,6 +12,7 @@ import health from "./plugins/health";
 import metrics from "./plugins/metrics";
 import openapi from "./plugins/openapi";
 import requestId, { requestIdServerOptions } from "./plugins/request-id";
+import routeTable from "./plugins/route-table";
 import securityHeaders from "./plugins/security-headers";
 import staticFiles from "./plugins/static";
 import type { App } from "./types";
@@ -54,6 +55,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(deps, opts);
+  await app.register(routeTable);
   await app.register(errorHandler);
   await app.register(requestId);
   await app.register(metrics, { pool: opts.database.pool });

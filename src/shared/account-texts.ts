@@ -81,3 +81,10 @@ export function deviceLabel(userAgent: string | null | undefined): string {
   if (browser && system) return `${browser} on ${system}`;
   return browser ?? (system ? `Browser on ${system}` : "Unknown device");
 }
+
+/**
+ * A password reset keeps the account's passkeys (they are keys on the person's own devices, not secrets that
+ * could have leaked with the password), and says so on the reset page and in the reset mail.
+ */
+export const RESET_KEEPS_PASSKEYS =
+  "Resetting your password does not remove your passkeys: they still sign you in. If you see a passkey you do not recognise, remove it on your Account page after signing in.";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "./languages";
 import { callReport } from "./reports-schemas";
 import { emailSchema, nameSchema } from "./validation";
 
@@ -26,8 +27,8 @@ export const API_KEY_LIMITS = {
   feedMaxLimit: 1000,
 } as const;
 
-/** Languages of identity codes (CONTRACT "Code languages"); the codes feature decides what it supports. */
-export const CODE_LANGUAGES = ["en", "fr", "es", "it", "pt", "cs"] as const;
+/** Languages of identity codes (CONTRACT "Code languages"). */
+const CODE_LANGUAGES = LANGUAGES;
 
 export const API_KEY_TEXT = {
   title: "API keys",

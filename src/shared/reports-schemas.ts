@@ -31,6 +31,7 @@ export const callReport = z.object({
   id: z.number(),
   at: z.string(),
   site: z.string().nullable(),
+  unverifiedOrigin: z.boolean(),
   callerNumber: z.string().nullable(),
   claimedName: z.string().nullable(),
   note: z.string().nullable(),

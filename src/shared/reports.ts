@@ -16,6 +16,8 @@ export type CallReport = {
   id: number;
   at: string;
   site: string | null;
+  /** the Origin was missing, or neither CallProof's own nor an https site an organisation proved */
+  unverifiedOrigin: boolean;
   callerNumber: string | null;
   claimedName: string | null;
   note: string | null;
@@ -47,11 +49,23 @@ export const REPORTS_TEXT = {
   employerTitle: "Reported calls",
   adminTitle: "Reported calls that reached no organisation",
   employerIntro: "Customers who could not verify a caller on your website reported these calls. Newest first.",
-  adminIntro: "Reports sent from CallProof's own site or from a site no organisation has proved. Newest first.",
+  adminIntro:
+    'Reports sent from CallProof\'s own site or from a site no organisation has proved. Newest first. Those marked "unverified origin" came without an Origin or from a site no organisation proved: they may be forged.',
   searchLabel: "Search by number",
   none: "No reported calls.",
   export: "Download CSV",
-  columns: { at: "When", site: "Site", callerNumber: "Number", claimedName: "Name given", note: "Asked for" },
+  columns: {
+    at: "When",
+    site: "Site",
+    origin: "Origin",
+    callerNumber: "Number",
+    claimedName: "Name given",
+    note: "Asked for",
+  },
+  unverifiedOrigin: "unverified origin",
+  verifiedOrigin: "verified",
+  unverifiedOriginHint:
+    "Unverified origin: the report did not come from CallProof's own site nor from a site an organisation proved (it may be forged).",
   loadFailed: "Failed to load the reported calls. Please try again.",
 } as const;
 

@@ -41,6 +41,13 @@ export const WEBHOOK_TEXT = {
   noEndpoint: "No webhook endpoint is set.",
   tooManyTests: "Too many test events. Please wait a minute.",
   loadFailed: "Failed to load the webhook settings. Please try again.",
+  // the circuit breaker
+  healthTitle: "Endpoint status",
+  healthy: "Healthy: deliveries go out as events happen.",
+  failing: (n: number) =>
+    `Failing: the last ${n === 1 ? "attempt" : `${n} attempts`} failed. Deliveries are retried one at a time.`,
+  paused: (n: number, until: string) =>
+    `Paused: the endpoint failed ${n} times in a row, so deliveries to it are held until ${until} and then retried one at a time. Events are kept meanwhile. "Send test event" still goes out at once, and a successful delivery or saving the endpoint resumes them.`,
   actionFailed: "That did not work. Please try again.",
 } as const;
 
@@ -53,8 +60,16 @@ export const webhookBody = z.object({
   events: z.array(z.enum(WEBHOOK_EVENT_NAMES)).max(WEBHOOK_EVENT_NAMES.length).min(1, WEBHOOK_TEXT.noEvents).optional(),
 });
 
+/** The endpoint's circuit breaker: `paused` (circuit open) until `pausedUntil`, `failing` while on probation. */
+export const webhookHealth = z.object({
+  state: z.enum(["healthy", "failing", "paused"]),
+  consecutiveFailures: z.number(),
+  pausedUntil: z.string().nullable(),
+});
+export type WebhookHealth = z.infer<typeof webhookHealth>;
+
 export const webhookAnswer = z
-  .object({ url: z.string(), events: z.array(z.string()), secretHint: z.string() })
+  .object({ url: z.string(), events: z.array(z.string()), secretHint: z.string(), health: webhookHealth })
   .nullable();
 
 export const webhookSavedAnswer = z.object({ url: z.string(), events: z.array(z.string()), secret: z.string() });

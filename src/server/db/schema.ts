@@ -323,6 +323,13 @@ export const callReports = pgTable(
     mailedAt: ts("mailed_at"),
     /** the report's feed position (GET /api/v1/reports), given only once the transaction that wrote it ended */
     position: bigint("position", { mode: "number" }),
+    /**
+     * the sending network (IPv4 address, IPv6 /48), for the per-destination budget that sheds the heaviest
+     * sources first; null on reports kept from before it
+     */
+    source: text("source"),
+    /** the Origin was missing or not the product's own nor an https site an organisation proved */
+    unverifiedOrigin: boolean("unverified_origin").notNull().default(false),
   },
   (t) => [
     index("call_reports_org_at_idx").on(t.organisationId, t.at, t.id),
@@ -353,6 +360,10 @@ export const webhookEndpoints = pgTable(
     /** the last characters of the secret, to recognise it */
     secretHint: text("secret_hint").notNull(),
     createdAt: ts("created_at").notNull(),
+    /** failed attempts in a row (any delivery); a success sets it back to 0 (the circuit breaker) */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    /** while in the future, the endpoint is paused as a whole (circuit open); test events still go out */
+    pausedUntil: ts("paused_until"),
   },
   (t) => [check("webhook_endpoints_url_length", sql`length(${t.url}) <= 2000`)],
 );
@@ -389,6 +400,15 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_message_key").on(t.messageId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_org_idx").on(t.organisationId, t.id),
+    index("webhook_deliveries_org_due_idx").on(t.organisationId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // the deliveries in flight per endpoint (the fair claim counts them at every claim)
+    index("webhook_deliveries_leased_idx")
+      .on(t.organisationId)
+      .where(sql`${t.status} = 'pending' and ${t.lockedUntil} is not null`),
+    // test events skip the queue: found without reading a dead endpoint's backlog
+    index("webhook_deliveries_test_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending' and ${t.eventType} = 'webhook.test'`),
     check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'delivered', 'failed')`),
   ],
 );

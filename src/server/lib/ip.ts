@@ -28,3 +28,14 @@ export const ipKeySql = (ip: SQL) =>
     when ${ip} ~* '^::ffff:[0-9.]+$' then substring(${ip} from 8)
     when position(':' in ${ip}) > 0 then network(set_masklen(${ip}::inet, 64))::text
     else ${ip} end`;
+
+/**
+ * The coarse network of a client address for limits that a provider's whole allocation shares: an IPv6
+ * address's /48 (`2001:db8:5::/48`; a site usually gets a /48 or a /56 within one), or null for IPv4
+ * (IPv4-mapped IPv6 included), whose addresses are scarce enough to count one by one.
+ */
+export function ipv6Network48(ip: string): string | null {
+  const key = ipKey(ip);
+  if (!key.endsWith("::/64")) return null;
+  return `${key.slice(0, -"::/64".length).split(":").slice(0, 3).join(":")}::/48`;
+}

@@ -1,3 +1,4 @@
+import { RESET_KEEPS_PASSKEYS } from "@shared/account-texts";
 import { ALERT_MAIL_SUBJECT_PREFIX } from "@shared/alerts";
 import type { Mail } from "./mailer";
 
@@ -45,6 +46,7 @@ export function passwordResetMail(to: string, url: string, minutes: number): Mai
     [
       "Someone asked to reset the password of your CallProof account.",
       `The link is valid for ${minutes} minutes and can be used once. If it was not you, ignore this email.`,
+      RESET_KEEPS_PASSKEYS,
     ],
     { label: "Choose a new password", url },
   );

@@ -1,5 +1,6 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import { ANONYMOUS_READ_ONLY } from "@server/lib/anonymous-access";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
 
@@ -38,7 +39,11 @@ export default fp(
       validatorUrl: false,
     });
 
-    app.get("/api/openapi.json", { schema: { hide: true }, logLevel: "warn" }, async () => app.swagger());
+    app.get(
+      "/api/openapi.json",
+      { config: { anonymous: ANONYMOUS_READ_ONLY }, schema: { hide: true }, logLevel: "warn" },
+      async () => app.swagger(),
+    );
   },
   { name: "openapi", fastify: "5.x" },
 );

@@ -1,5 +1,5 @@
 import { auditLog, passkeys, users } from "@server/db/schema";
-import { ACCOUNT_TEXT, PASSKEY } from "@shared/account";
+import { ACCOUNT_TEXT, PASSKEY, RESET_KEEPS_PASSKEYS } from "@shared/account";
 import { MESSAGES } from "@shared/messages";
 import { Browser, buildTestApp, createUser, GOOD_PASSWORD, signIn, type TestApp } from "@test/helpers";
 import { SoftwarePasskey } from "@test/software-authenticator";
@@ -385,6 +385,31 @@ describe("signing in with a passkey", () => {
       expect(res.statusCode).toBeGreaterThanOrEqual(400);
       expect(res.statusCode).toBeLessThan(500);
     }
+  });
+});
+
+describe("a password reset", () => {
+  it("keeps the passkeys and says so: the reset ends every session, and the passkey still signs in", async () => {
+    const { user, browser: before, key } = await userWithPasskey();
+    const mailsBefore = t.mail.to(user.email).length;
+    expect(
+      (await new Browser(t.app, freshIp()).post("/api/auth/forgot-password", { email: user.email })).statusCode,
+    ).toBe(200);
+    await t.app.deps.background.idle();
+    const link = await t.mail.link(user.email, "/reset-password?token=", mailsBefore);
+    const mail = t.mail.to(user.email).at(-1);
+    expect(mail?.text.replace(/\s+/g, " ")).toContain(RESET_KEEPS_PASSKEYS);
+    const reset = await new Browser(t.app, freshIp()).post("/api/auth/reset-password", {
+      token: link.searchParams.get("token"),
+      newPassword: "Brand-New-Secret-77",
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await before.get("/api/auth/whoami")).statusCode).toBe(401);
+    expect(await t.database.db.select().from(passkeys).where(eq(passkeys.userId, user.id))).toHaveLength(1);
+    const { browser, options } = await signInOptions();
+    const signedIn = await browser.post("/api/auth/passkey/verify", { response: key.assert(options) });
+    expect(signedIn.statusCode).toBe(200);
+    expect((await browser.get("/api/account")).json().passkeys).toHaveLength(1);
   });
 });
 

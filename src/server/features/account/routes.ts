@@ -1,4 +1,5 @@
 import { startSession } from "@server/features/users/session";
+import { anonymousLimit } from "@server/lib/anonymous-access";
 import { randomToken, sha256 } from "@server/lib/crypto";
 import { requireUser } from "@server/plugins/guards";
 import type { App } from "@server/types";
@@ -38,7 +39,8 @@ const CHALLENGE_COOKIE_PATH = "/api/auth/passkey";
 const ceremonyOptions = z.looseObject({ challenge: z.string() });
 
 export default async function accountRoutes(app: App) {
-  const signedIn = { preHandler: requireUser };
+  // Before validation: a caller without a session gets 401 whatever its body (never a 400 telling the shape).
+  const signedIn = { preValidation: requireUser };
 
   app.get(
     "/account/export",
@@ -102,14 +104,28 @@ export default async function accountRoutes(app: App) {
     async (request) => removeUserPasskey(app.deps, request.actor, { id: request.params.id }),
   );
 
-  app.post("/auth/passkey/options", { schema: { response: { 200: ceremonyOptions } } }, async (request, reply) => {
-    const binding = challengeCookie(app, request, reply);
-    return { ...(await signInOptions(app.deps, request.actor, { binding })) };
-  });
+  app.post(
+    "/auth/passkey/options",
+    {
+      config: {
+        anonymous: anonymousLimit({ limit: PASSKEY.signInOptionsPerWindow, windowMs: PASSKEY.signInOptionsWindowMs }),
+      },
+      schema: { response: { 200: ceremonyOptions } },
+    },
+    async (request, reply) => {
+      const binding = challengeCookie(app, request, reply);
+      return { ...(await signInOptions(app.deps, request.actor, { binding })) };
+    },
+  );
 
   app.post(
     "/auth/passkey/verify",
-    { schema: { body: passkeySignInBody, response: { 200: z.object({ role: z.enum(ROLES) }) } } },
+    {
+      config: {
+        anonymous: anonymousLimit({ limit: PASSKEY.signInTriesPerWindow, windowMs: PASSKEY.signInOptionsWindowMs }),
+      },
+      schema: { body: passkeySignInBody, response: { 200: z.object({ role: z.enum(ROLES) }) } },
+    },
     async (request, reply) => {
       const cookie = request.cookies[CHALLENGE_COOKIE];
       const { userId, role } = await signInWithPasskey(app.deps, request.actor, {

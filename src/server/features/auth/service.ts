@@ -23,12 +23,12 @@ import {
 } from "./sign-in-limits";
 import { VerificationTokens } from "./tokens";
 
-const FORGOT_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
+export const FORGOT_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
 const FORGOT_PER_ACCOUNT = { limit: 3, windowMs: 15 * 60_000 };
 /** reset-password per client address: a link is unguessable; this stops a flood (and its audit rows). */
-const RESET_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
+export const RESET_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
 /** verify-email per client address: the links are unguessable, this only stops a flood (and its audit rows). */
-const VERIFY_EMAIL_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
+export const VERIFY_EMAIL_PER_IP = { limit: 10, windowMs: 15 * 60_000 };
 /** A verification link is not used up by wrong tries (a count that fits the tries column). */
 const UNLIMITED_TRIES = 2_000_000_000;
 /** An unverified account that signs in with the right password gets a new link, this often at most. */

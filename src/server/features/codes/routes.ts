@@ -1,4 +1,5 @@
 import { signedIn } from "@server/context";
+import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
 import { HttpError } from "@server/lib/errors";
 import { requireUser } from "@server/plugins/guards";
 import { widgetCall } from "@server/plugins/widget-cors";
@@ -11,6 +12,7 @@ import {
   verifyAnswer,
   verifyBody,
 } from "@shared/codes-schemas";
+import { IDENTITY_CODE } from "@shared/constants";
 import { requestLanguage } from "@shared/languages";
 import { idParams } from "@shared/paging";
 import { codesErrors } from "./errors";
@@ -58,13 +60,22 @@ export default async function codesRoutes(app: App) {
     return reply.send(stream.body);
   });
 
-  app.options("/verify", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) =>
-    reply.code(204).send(),
+  app.options(
+    "/verify",
+    { onRequest: widgetCall, config: { widget: true, anonymous: ANONYMOUS_READ_ONLY } },
+    async (_request, reply) => reply.code(204).send(),
   );
 
   app.post(
     "/verify",
-    { onRequest: widgetCall, config: { widget: true }, schema: { body: verifyBody, response: { 200: verifyAnswer } } },
+    {
+      onRequest: widgetCall,
+      config: {
+        widget: true,
+        anonymous: anonymousLimit({ limit: IDENTITY_CODE.lookupsPerWindow, windowMs: IDENTITY_CODE.lookupWindowMs }),
+      },
+      schema: { body: verifyBody, response: { 200: verifyAnswer } },
+    },
     async (request, reply) => {
       // The widget's language: its `language` field, else Accept-Language, else English (the answer's texts).
       const language = requestLanguage(request.body.language, request.headers["accept-language"]);

@@ -35,6 +35,7 @@ type FeedRow = {
   id: number;
   at: string;
   site: string | null;
+  unverified_origin: boolean;
   caller_number: string | null;
   claimed_name: string | null;
   note: string | null;
@@ -49,7 +50,7 @@ export async function reportsFeed(db: Db, p: { organisationId: number; after: nu
   if (waiting?.waiting) await positionReports(db);
   const [page] = await db.rows<{ items: FeedRow[] | string; head: number | null }>(sql`
     with page as (
-      select id, at, site, caller_number, claimed_name, note, position from call_reports
+      select id, at, site, unverified_origin, caller_number, claimed_name, note, position from call_reports
       where organisation_id = ${p.organisationId}::int and position > ${p.after}::bigint
       order by position limit ${p.limit}::int
     )
@@ -63,6 +64,7 @@ export async function reportsFeed(db: Db, p: { organisationId: number; after: nu
       id: Number(r.id),
       at: new Date(r.at).toISOString(),
       site: r.site,
+      unverifiedOrigin: r.unverified_origin,
       callerNumber: r.caller_number,
       claimedName: r.claimed_name,
       note: r.note,

@@ -11,6 +11,7 @@ type ReportRow = {
   id: number;
   at: Date;
   site: string | null;
+  unverified_origin: boolean;
   caller_number: string | null;
   claimed_name: string | null;
   note: string | null;
@@ -31,47 +32,101 @@ export async function organisationOfSite(db: Db, hosts: string[]): Promise<numbe
   return owners.size === 1 ? (best[0]?.organisation_id ?? null) : null;
 }
 
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/** The reports of a destination: an organisation, or the admins (null). */
+const toDestination = (organisationId: number | null) =>
+  organisationId === null ? sql`organisation_id is null` : sql`organisation_id = ${organisationId}::int`;
+
 /**
- * Stores a report and, for an organisation whose webhook takes `call.reported`, queues the delivery in
- * the same statement (and wakes the workers).
+ * Stores a report within its destination's budget (at most `budget` reports since `since`), shedding the
+ * heaviest sending network first: while the destination is full, a report from the network (or one of
+ * the networks) that sent the most in that window is refused (null), and one from any other network is
+ * stored in the place of the newest report of the heaviest network. One report at a time per destination
+ * (an advisory lock), so concurrent reports cannot overshoot. For an organisation whose webhook takes
+ * `call.reported`, the delivery is queued in the insert statement (and the workers woken).
  */
-export async function insertReport(
+export async function storeReport(
   db: Db,
   p: {
     now: Date;
     organisationId: number | null;
     site: string | null;
+    source: string;
+    unverifiedOrigin: boolean;
     callerNumber?: string;
     claimedName?: string;
     note?: string;
   },
-): Promise<number> {
-  const now = p.now.toISOString();
-  const rows = await db.rows<{ id: number }>(sql`
-    with ins as (
-      insert into call_reports (at, organisation_id, site, caller_number, claimed_name, note)
-      values (${now}::timestamptz, ${p.organisationId}::int, ${p.site}::text, ${p.callerNumber ?? null}::text,
-        ${p.claimedName ?? null}::text, ${p.note ?? null}::text)
-      returning *
-    ),
-    queued as (${queueDeliveries({
-      type: "call.reported",
-      now,
-      from: sql`ins`,
-      organisationId: sql`ins.organisation_id`,
-      data: sql`jsonb_build_object('id', ins.id, 'at', ${now}::text, 'site', ins.site,
-        'callerNumber', ins.caller_number, 'claimedName', ins.claimed_name, 'note', ins.note)`,
-    })}),
-    woken as (${wakeWorkers(sql`queued`)})
-    select ins.id, (select count(*) from woken) as woken from ins`);
-  const id = rows[0]?.id;
-  if (id === undefined) throw new Error("report not stored");
-  return id;
+  limits: { budget: number; since: Date },
+): Promise<{ id: number; shed: number | null } | null> {
+  const destination = toDestination(p.organisationId);
+  const since = limits.since.toISOString();
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(7240, hashtext(${`call_reports:${p.organisationId ?? "admins"}`}::text))`,
+    );
+    const [load] = rowsOf<{ total: number; heaviest: number; mine: number; heaviest_source: string | null }>(
+      await tx.execute(sql`
+        with w as (
+          select source, count(*)::int as n from call_reports
+          where ${destination} and at > ${since}::timestamptz group by source
+        )
+        select coalesce(sum(n), 0)::int as total,
+          coalesce(max(n) filter (where source is not null), 0)::int as heaviest,
+          coalesce(max(n) filter (where source = ${p.source}::text), 0)::int as mine,
+          (select source from w where source is not null order by n desc, source limit 1) as heaviest_source
+        from w`),
+    );
+    let shed: number | null = null;
+    if (load && load.total >= limits.budget) {
+      if (load.heaviest_source === null || load.mine >= load.heaviest) return null;
+      const [gone] = rowsOf<{ id: string | number }>(
+        await tx.execute(sql`
+          delete from call_reports where id = (
+            select id from call_reports
+            where ${destination} and at > ${since}::timestamptz and source = ${load.heaviest_source}::text
+            order by at desc, id desc limit 1)
+          returning id`),
+      );
+      shed = gone ? Number(gone.id) : null;
+    }
+    const now = p.now.toISOString();
+    const [row] = rowsOf<{ id: string | number }>(
+      await tx.execute(sql`
+        with ins as (
+          insert into call_reports (at, organisation_id, site, caller_number, claimed_name, note, source, unverified_origin)
+          values (${now}::timestamptz, ${p.organisationId}::int, ${p.site}::text, ${p.callerNumber ?? null}::text,
+            ${p.claimedName ?? null}::text, ${p.note ?? null}::text, ${p.source}::text, ${p.unverifiedOrigin}::boolean)
+          returning *
+        ),
+        queued as (${queueDeliveries({
+          type: "call.reported",
+          now,
+          from: sql`ins`,
+          organisationId: sql`ins.organisation_id`,
+          data: sql`jsonb_build_object('id', ins.id, 'at', ${now}::text, 'site', ins.site,
+            'callerNumber', ins.caller_number, 'claimedName', ins.claimed_name, 'note', ins.note)`,
+        })}),
+        woken as (${wakeWorkers(sql`queued`)})
+        select ins.id, (select count(*) from woken) as woken from ins`),
+    );
+    if (!row) throw new Error("report not stored");
+    return { id: Number(row.id), shed };
+  });
+}
+
+/** How many reports a destination holds since `since` (its budget's window). */
+export async function countReportsSince(db: Db, organisationId: number | null, since: Date): Promise<number> {
+  const rows = await db.rows<{ n: number }>(sql`
+    select count(*)::int as n from call_reports
+    where ${toDestination(organisationId)} and at > ${since.toISOString()}::timestamptz`);
+  return rows[0]?.n ?? 0;
 }
 
 /** The reports of an organisation (null: the unrouted ones), optionally whose number contains `digits`. */
 function reportsWhere(organisationId: number | null, q?: string): SQL {
-  const owner = organisationId === null ? sql`organisation_id is null` : sql`organisation_id = ${organisationId}::int`;
+  const owner = toDestination(organisationId);
   if (!q) return owner;
   const digits = q.replace(/\D/g, "");
   // "+44 20 7946" finds "+44 (0)20 7946 0000"; text without digits is looked for as it is.
@@ -87,7 +142,7 @@ export async function listReports(
   p: { q?: string; limit: number; offset: number },
 ): Promise<ReportRow[]> {
   return db.rows<ReportRow>(sql`
-    select id, at, site, caller_number, claimed_name, note from call_reports
+    select id, at, site, unverified_origin, caller_number, claimed_name, note from call_reports
     where ${reportsWhere(organisationId, p.q)}
     order by at desc, id desc limit ${p.limit} offset ${p.offset}`);
 }

@@ -1,3 +1,4 @@
+import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
 import { requireRole } from "@server/plugins/guards";
 import { widgetCall } from "@server/plugins/widget-cors";
 import type { App } from "@server/types";
@@ -5,19 +6,22 @@ import { reportedNumbersAnswer } from "@shared/alerts";
 import { messageAnswer } from "@shared/answers";
 import { requestLanguage } from "@shared/languages";
 import { listQuery, organisationQuery } from "@shared/paging";
+import { REPORTS_PER_HOUR } from "@shared/reports";
 import { reportBody, reportsPage, reportsQuery } from "@shared/reports-schemas";
 import * as reports from "./service";
 
 export default async function reportsRoutes(app: App) {
-  app.options("/reports", { onRequest: widgetCall, config: { widget: true } }, async (_request, reply) =>
-    reply.code(204).send(),
+  app.options(
+    "/reports",
+    { onRequest: widgetCall, config: { widget: true, anonymous: ANONYMOUS_READ_ONLY } },
+    async (_request, reply) => reply.code(204).send(),
   );
 
   app.post(
     "/reports",
     {
       onRequest: widgetCall,
-      config: { widget: true },
+      config: { widget: true, anonymous: anonymousLimit({ limit: REPORTS_PER_HOUR, windowMs: 3_600_000 }) },
       schema: { body: reportBody, response: { 201: messageAnswer } },
     },
     async (request, reply) => {

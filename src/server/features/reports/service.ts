@@ -2,6 +2,7 @@ import { type Actor, auditActor, type Deps } from "@server/context";
 import { findOrganisation, organisationFor } from "@server/features/organisations";
 import { employerEmails, hasActiveEmployer } from "@server/features/users";
 import { toCsvDocument } from "@server/lib/csv";
+import { ipv6Network48 } from "@server/lib/ip";
 import { originHost, siteScope } from "@server/lib/origin";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { reportedCallsMail } from "@server/mail/templates";
@@ -18,15 +19,28 @@ import * as repo from "./repository";
 /** A superuser's organisation gets at most one summary mail per this long. */
 export const REPORT_MAIL_GAP_MS = 10 * 60_000;
 const HOUR_MS = 3_600_000;
-/** Reports one destination (an organisation, or the admins) takes per hour: a flood from many addresses stops there. */
-export const REPORTS_PER_DESTINATION_HOUR = 500;
+/**
+ * Reports one IPv6 /48 may send per hour, whatever its /64s (each has REPORTS_PER_HOUR): a provider's
+ * allocation holds 65,536 /64s, so the /64 limit alone lets one network flood.
+ */
+export const REPORTS_PER_NETWORK_HOUR = 20;
+/**
+ * Reports one destination (an organisation, or the admins) keeps from any rolling 24 hours. Once full it
+ * sheds the heaviest network first (repository `storeReport`): it never closes for everyone, and what it
+ * stores stays bounded.
+ */
+export const REPORTS_PER_DESTINATION_DAY = 1_000;
+const DAY_MS = 24 * HOUR_MS;
 /** Reports are kept this long. */
-export const REPORTS_KEPT_MS = 365 * 24 * HOUR_MS;
+export const REPORTS_KEPT_MS = 365 * DAY_MS;
 
 /**
  * A customer reports a call after a failed look-up. It reaches the organisation owning the verified site
  * of the request's Origin; from the product's own site, no Origin or an unknown one, the admins. The
- * answer is the same either way. At most REPORTS_PER_HOUR per client IP.
+ * answer is the same either way. At most REPORTS_PER_HOUR per client IP (IPv6 /64) and
+ * REPORTS_PER_NETWORK_HOUR per IPv6 /48, counted before any work; then the destination's budget
+ * (REPORTS_PER_DESTINATION_DAY, fair per network). A report whose Origin is neither the product's own
+ * nor an https site an organisation proved (a missing or forged one included) is marked "unverified origin".
  */
 export async function createReport(
   deps: Deps,
@@ -38,25 +52,49 @@ export async function createReport(
   const texts = widgetTexts(input.language);
   const limit = await deps.limits.hit(`reports:ip:${actor.clientKey}`, REPORTS_PER_HOUR, HOUR_MS, now);
   if (!limit.allowed) throw reportsErrors.tooManyReports(limit.retryAfterSeconds, texts.reportsTooMany);
+  const network = ipv6Network48(actor.ip);
+  if (network !== null) {
+    const wide = await deps.limits.hit(`reports:net48:${network}`, REPORTS_PER_NETWORK_HOUR, HOUR_MS, now);
+    if (!wide.allowed) throw reportsErrors.tooManyReports(wide.retryAfterSeconds, texts.reportsTooMany);
+  }
   const scope = siteScope(input.origin, deps.config.publicOrigin);
   const owner = scope === "any" ? null : await repo.organisationOfSite(deps.db, scope);
+  const unverifiedOrigin = !(
+    (input.origin !== undefined && input.origin === deps.config.publicOrigin) ||
+    (owner !== null && input.origin?.startsWith("https://"))
+  );
   // An organisation without an active employer (deactivated by an admin) has nobody to read its reports:
   // they go to the admins.
   const organisationId = owner !== null && (await hasActiveEmployer(deps.db, owner)) ? owner : null;
-  const destination = `reports:to:${organisationId ?? "admins"}`;
-  const flood = await deps.limits.hit(destination, REPORTS_PER_DESTINATION_HOUR, HOUR_MS, now);
-  if (!flood.allowed) throw reportsErrors.tooManyReports(flood.retryAfterSeconds, texts.reportsTooMany);
   const site = originHost(input.origin);
-  const id = await repo.insertReport(deps.db, { now, organisationId, site, ...input.body });
+  const stored = await repo.storeReport(
+    deps.db,
+    { now, organisationId, site, source: network ?? ipv4Network24(actor.clientKey), unverifiedOrigin, ...input.body },
+    { budget: REPORTS_PER_DESTINATION_DAY, since: new Date(now.getTime() - DAY_MS) },
+  );
+  if (stored === null) throw reportsErrors.tooManyReports(Math.ceil(HOUR_MS / 1000), texts.reportsTooMany);
   await deps.audit.record({
     ...auditActor(actor),
     action: AUDIT_ACTIONS.reportCall,
     outcome: "success",
     organisationId,
-    target: String(id),
-    detail: { site, routed: organisationId === null ? "admins" : "organisation" },
+    target: String(stored.id),
+    detail: {
+      site,
+      routed: organisationId === null ? "admins" : "organisation",
+      ...(unverifiedOrigin ? { unverifiedOrigin } : {}),
+      ...(stored.shed !== null ? { shed: stored.shed } : {}),
+    },
   });
   return { message: texts.sent, organisationId };
+}
+
+/**
+ * The sending network a report is counted against in its destination's budget: the IPv4 /24 (what the
+ * retention job would cut the address to: no full address is stored with a report).
+ */
+function ipv4Network24(clientKey: string): string {
+  return `${clientKey.split(".").slice(0, 3).join(".")}.0/24`;
 }
 
 function toReport(r: repo.ReportRow): CallReport {
@@ -64,6 +102,7 @@ function toReport(r: repo.ReportRow): CallReport {
     id: r.id,
     at: r.at.toISOString(),
     site: r.site,
+    unverifiedOrigin: r.unverified_origin,
     callerNumber: r.caller_number,
     claimedName: r.claimed_name,
     note: r.note,
@@ -114,8 +153,15 @@ export async function organisationReportsCsv(
       : await repo.listReports(deps.db, organisationId, { limit: EXPORT_MAX_ROWS, offset: 0 });
   const c = REPORTS_TEXT.columns;
   return toCsvDocument(
-    [c.at, c.site, c.callerNumber, c.claimedName, c.note],
-    rows.map((r) => [r.at.toISOString(), r.site, r.caller_number, r.claimed_name, r.note]),
+    [c.at, c.site, c.origin, c.callerNumber, c.claimedName, c.note],
+    rows.map((r) => [
+      r.at.toISOString(),
+      r.site,
+      r.unverified_origin ? REPORTS_TEXT.unverifiedOrigin : REPORTS_TEXT.verifiedOrigin,
+      r.caller_number,
+      r.claimed_name,
+      r.note,
+    ]),
   );
 }
 

@@ -1,4 +1,5 @@
 import { startSession } from "@server/features/users/session";
+import { anonymousLimit } from "@server/lib/anonymous-access";
 import { randomToken } from "@server/lib/crypto";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
@@ -73,13 +74,19 @@ export default async function ssoRoutes(app: App) {
 
   app.get(
     "/auth/sso/discover",
-    { schema: { querystring: ssoEmailQuery, response: { 200: ssoDiscoverAnswer } } },
+    {
+      config: { anonymous: anonymousLimit(SSO.discoverPerIp) },
+      schema: { querystring: ssoEmailQuery, response: { 200: ssoDiscoverAnswer } },
+    },
     async (request) => discover(app.deps, request.actor, request.query),
   );
 
   app.get(
     "/auth/sso/start",
-    { schema: { querystring: ssoEmailQuery, response: { 302: redirectAnswer } } },
+    {
+      config: { anonymous: anonymousLimit(SSO.startsPerIp) },
+      schema: { querystring: ssoEmailQuery, response: { 302: redirectAnswer } },
+    },
     async (request, reply) => {
       const secret = browserSecret(app, request, reply);
       const { redirect } = await start(app.deps, request.actor, { email: request.query.email, browserSecret: secret });
@@ -89,7 +96,11 @@ export default async function ssoRoutes(app: App) {
 
   app.get(
     "/auth/sso/callback",
-    { schema: { querystring: ssoCallbackQuery, response: { 302: redirectAnswer } } },
+    {
+      // Past the limit too, the browser is sent back to /login?sso=failed (the contract's one answer).
+      config: { anonymous: anonymousLimit({ ...SSO.callbacksPerIp, refusedWith: 302 }) },
+      schema: { querystring: ssoCallbackQuery, response: { 302: redirectAnswer } },
+    },
     async (request, reply) => {
       const currentUrl = new URL(request.url, app.deps.config.publicUrl);
       const result = await callback(app.deps, request.actor, {

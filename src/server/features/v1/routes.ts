@@ -1,9 +1,11 @@
 import { type ApiKeyCaller, authenticate } from "@server/features/api-keys";
 import { codesErrors, openStatusStream, sseHeaders } from "@server/features/codes";
+import { anonymousLimit } from "@server/lib/anonymous-access";
 import type { App } from "@server/types";
 import { activityAnswer } from "@shared/activity";
 import { errorAnswer } from "@shared/answers";
 import {
+  API_KEY_LIMITS,
   type ApiKeyScope,
   auditFeedAnswer,
   feedQuery,
@@ -43,7 +45,11 @@ const keyOf = (request: FastifyRequest): ApiKeyCaller => {
 export default async function v1Routes(app: App) {
   app.decorateRequest("apiKey", null);
   const withScope = (scope: ApiKeyScope) => ({
-    config: { bearer: true },
+    // Refused calls (no key, a wrong one) are counted per client address before anything is written.
+    config: {
+      bearer: true,
+      anonymous: anonymousLimit({ limit: API_KEY_LIMITS.refusalsPerMinutePerIp, windowMs: 60_000 }),
+    },
     onRequest: async (request: FastifyRequest) => {
       request.apiKey = await authenticate(app.deps, request.actor, {
         authorization: request.headers.authorization,

@@ -7,6 +7,7 @@ import { reportsFeed } from "@server/features/reports";
 import { findUserByEmail } from "@server/features/users";
 import type { FeedQuery } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { DEFAULT_LANGUAGE, type Language } from "@shared/languages";
 import { v1Errors } from "./errors";
 
 /** How an audit event names the key that made a call. */
@@ -21,7 +22,7 @@ export async function issueCode(
   deps: Deps,
   actor: Actor,
   key: ApiKeyCaller,
-  input: { employeeEmail: string; language?: string | undefined },
+  input: { employeeEmail: string; language?: Language | undefined },
 ) {
   const employee = await findUserByEmail(deps.db, input.employeeEmail);
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.apiIssueCode, organisationId: key.organisationId };
@@ -49,9 +50,8 @@ export async function issueCode(
       organisationId: employee.organisationId,
     },
   };
-  // TODO(merge): pass language (the codes feature's generation takes no language on this branch).
   // A refusal (the employee's 3-a-minute limit) is audited by the generation itself, sparsely.
-  const code = await generateWords(deps, asEmployee);
+  const code = await generateWords(deps, asEmployee, { language: input.language ?? DEFAULT_LANGUAGE });
   await deps.audit.record({
     ...audit,
     outcome: "success",
@@ -62,7 +62,7 @@ export async function issueCode(
     id: code.id,
     words: code.words,
     expiresAt: code.expiresAt,
-    language: "en" as const,
+    language: code.language,
     employee: { fullName: employee.fullName, email: employee.email },
   };
 }

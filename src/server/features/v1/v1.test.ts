@@ -1,4 +1,5 @@
 import { auditLog, callReports, identityCodes } from "@server/db/schema";
+import { WORD_LISTS } from "@server/features/codes/words";
 import { writeAuditEntry } from "@server/lib/audit";
 import { API_KEY_LIMITS, API_KEY_SCOPES, API_KEY_TEXT, type ApiKeyScope } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -236,6 +237,9 @@ describe("POST /api/v1/codes", () => {
     for (let i = 0; i < IDENTITY_CODE.generatePerWindow; i++) {
       const res = await call(a.key, "POST", "/api/v1/codes", { employeeEmail: a.employee.email, language: "fr" });
       expect(res.statusCode, res.body).toBe(201);
+      // The customer's language: three words of the French list.
+      expect(res.json().language).toBe("fr");
+      for (const word of res.json().words) expect(WORD_LISTS.fr).toContain(word);
     }
     const fourth = await call(a.key, "POST", "/api/v1/codes", { employeeEmail: a.employee.email });
     expect(fourth.statusCode).toBe(429);

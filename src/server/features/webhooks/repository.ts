@@ -18,6 +18,9 @@ export async function saveEndpoint(
     secretSealed: p.secretSealed,
     secretHint: p.secretHint,
     createdAt: p.now,
+    // Saving the endpoint (a new URL, or the same one fixed) closes its circuit breaker.
+    consecutiveFailures: 0,
+    pausedUntil: null,
   };
   await db
     .insert(webhookEndpoints)
@@ -67,6 +70,8 @@ export async function queueTestEvent(db: Db, organisationId: number, now: Date) 
 
 export type DueDelivery = {
   id: number;
+  organisation_id: number;
+  event_type: string;
   message_id: string;
   payload: string;
   attempts: number;
@@ -75,29 +80,118 @@ export type DueDelivery = {
   secret_sealed: string | null;
 };
 
+/** How the claim shares the workers out: see `claimDue`. */
+export type ClaimRules = {
+  /** deliveries in flight at once per endpoint (across every process), while it is healthy */
+  perEndpoint: number;
+  /** failures in a row from which an endpoint is on probation: one delivery in flight at a time */
+  probationAfter: number;
+};
+
 /**
- * Claims up to `limit` due deliveries for this worker: each is leased until `leaseUntil` (another worker
- * skips it meanwhile; a worker that dies leaves it to be tried again after the lease) and its attempt
- * counted. FOR UPDATE SKIP LOCKED: concurrent workers never claim the same row.
+ * Claims up to `limit` due deliveries for this worker, fairly: each endpoint (one per organisation) gets at
+ * most `perEndpoint` deliveries in flight at once, counting those other workers hold (a live lease), and
+ * one only once it has failed `probationAfter` times in a row; a paused endpoint (circuit open) gets
+ * none. Endpoints take turns: every endpoint's first due delivery comes before any endpoint's second.
+ * Test events ("Send test event") skip the queue, the cap and the pause: they go out at once.
+ * Each claimed delivery is leased until `leaseUntil` (a worker that dies leaves it to be tried again after
+ * the lease) and its attempt counted. FOR UPDATE SKIP LOCKED: concurrent workers never claim the same row.
  */
-export async function claimDue(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<DueDelivery[]> {
+export async function claimDue(
+  db: Db,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  rules: ClaimRules,
+): Promise<DueDelivery[]> {
+  const at = now.toISOString();
+  const due = sql`d.status = 'pending' and d.next_attempt_at <= ${at}::timestamptz
+    and (d.locked_until is null or d.locked_until <= ${at}::timestamptz)`;
   return db.rows<DueDelivery>(sql`
-    with due as (
-      select id from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
-        and (locked_until is null or locked_until <= ${now.toISOString()}::timestamptz)
-      order by next_attempt_at
-      limit ${limit}
-      for update skip locked
+    with slots as (
+      select we.organisation_id,
+        (case when we.consecutive_failures >= ${rules.probationAfter}::int then 1 else ${rules.perEndpoint}::int end)
+          - (select count(*) from webhook_deliveries b
+             where b.organisation_id = we.organisation_id and b.status = 'pending' and b.locked_until is not null
+               and b.locked_until > ${at}::timestamptz and b.event_type <> 'webhook.test')::int as free
+      from webhook_endpoints we
+      where we.paused_until is null or we.paused_until <= ${at}::timestamptz
+    ),
+    queued as (
+      select x.id, x.next_attempt_at, x.turn from slots s
+      cross join lateral (
+        select d.id, d.next_attempt_at, row_number() over (order by d.next_attempt_at, d.id) as turn
+        from (
+          select d.id, d.next_attempt_at from webhook_deliveries d
+          where d.organisation_id = s.organisation_id and ${due} and d.event_type <> 'webhook.test'
+          order by d.next_attempt_at, d.id
+          limit greatest(s.free, 0)
+          for update of d skip locked
+        ) d
+      ) x
+    ),
+    tests as (
+      select d.id from webhook_deliveries d
+      where ${due} and d.event_type = 'webhook.test'
+      order by d.next_attempt_at, d.id
+      limit ${limit}::int
+      for update of d skip locked
+    ),
+    picked as (
+      select id from tests
+      union all
+      select id from (select id from queued order by turn, next_attempt_at, id limit ${limit}::int) q
     ),
     claimed as (
       update webhook_deliveries d set locked_until = ${leaseUntil.toISOString()}::timestamptz,
-        attempts = d.attempts + 1, last_attempt_at = ${now.toISOString()}::timestamptz
-      from due where d.id = due.id
-      returning d.id, d.message_id, d.payload, d.attempts, d.created_at, d.organisation_id
+        attempts = d.attempts + 1, last_attempt_at = ${at}::timestamptz
+      from picked where d.id = picked.id
+      returning d.id, d.organisation_id, d.event_type, d.message_id, d.payload, d.attempts, d.created_at
     )
-    select c.id, c.message_id, c.payload, c.attempts, c.created_at, we.url, we.secret_sealed
+    select c.id, c.organisation_id, c.event_type, c.message_id, c.payload, c.attempts, c.created_at,
+      we.url, we.secret_sealed
     from claimed c left join webhook_endpoints we on we.organisation_id = c.organisation_id`);
+}
+
+/**
+ * The circuit breaker's bookkeeping after an attempt to the organisation's endpoint: a success closes it
+ * (no failures in a row, not paused); a failure counts one more in a row and, from `openAfter` on, pauses
+ * the endpoint as a whole for `pauseMs(failures)`. Returns the endpoint's state (null for a failure without one).
+ */
+export async function recordEndpointOutcome(
+  db: Db,
+  organisationId: number,
+  p: { ok: boolean; now: Date; openAfter: number; pauseMs: (failures: number) => number },
+): Promise<{ consecutiveFailures: number; pausedUntil: Date | null } | null> {
+  if (p.ok) {
+    await db
+      .update(webhookEndpoints)
+      .set({ consecutiveFailures: 0, pausedUntil: null })
+      // (a healthy endpoint's row is left as it is: no write per delivery)
+      .where(
+        sql`${webhookEndpoints.organisationId} = ${organisationId}
+          and (${webhookEndpoints.consecutiveFailures} > 0 or ${webhookEndpoints.pausedUntil} is not null)`,
+      );
+    return { consecutiveFailures: 0, pausedUntil: null };
+  }
+  const [counted] = await db
+    .update(webhookEndpoints)
+    .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
+    .where(eq(webhookEndpoints.organisationId, organisationId))
+    .returning({
+      consecutiveFailures: webhookEndpoints.consecutiveFailures,
+      pausedUntil: webhookEndpoints.pausedUntil,
+    });
+  if (!counted || counted.consecutiveFailures < p.openAfter) return counted ?? null;
+  const pausedUntil = new Date(p.now.getTime() + p.pauseMs(counted.consecutiveFailures));
+  await db
+    .update(webhookEndpoints)
+    .set({ pausedUntil })
+    .where(
+      sql`${webhookEndpoints.organisationId} = ${organisationId}
+        and (${webhookEndpoints.pausedUntil} is null or ${webhookEndpoints.pausedUntil} < ${pausedUntil.toISOString()}::timestamptz)`,
+    );
+  return { consecutiveFailures: counted.consecutiveFailures, pausedUntil };
 }
 
 export async function markDelivered(db: Db, id: number, status: number, now: Date) {

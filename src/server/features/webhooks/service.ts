@@ -4,7 +4,7 @@ import { organisationFor } from "@server/features/organisations";
 import { seal, unseal } from "@server/lib/crypto";
 import { checkOutboundUrl, OUTBOUND_TEXT, OutboundError } from "@server/lib/outbound";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery } from "@shared/webhooks";
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery, type WebhookHealth } from "@shared/webhooks";
 import { webhookErrors } from "./errors";
 import * as repo from "./repository";
 import { postDelivery } from "./sender";
@@ -50,7 +50,24 @@ const normalised = (text: string) => {
 /** The organisation's endpoint without its secret, or null. */
 export async function getWebhook(deps: Deps, actor: Actor) {
   const endpoint = await repo.findEndpoint(deps.db, organisationFor(actor));
-  return endpoint ? { url: endpoint.url, events: endpoint.events, secretHint: endpoint.secretHint } : null;
+  return endpoint
+    ? {
+        url: endpoint.url,
+        events: endpoint.events,
+        secretHint: endpoint.secretHint,
+        health: endpointHealth(endpoint, deps.clock.now()),
+      }
+    : null;
+}
+
+/** The circuit breaker as the dashboard shows it: paused (until when), failing (probation) or healthy. */
+function endpointHealth(endpoint: { consecutiveFailures: number; pausedUntil: Date | null }, now: Date): WebhookHealth {
+  const paused = endpoint.pausedUntil !== null && endpoint.pausedUntil > now;
+  return {
+    state: paused ? "paused" : endpoint.consecutiveFailures > 0 ? "failing" : "healthy",
+    consecutiveFailures: endpoint.consecutiveFailures,
+    pausedUntil: paused ? (endpoint.pausedUntil?.toISOString() ?? null) : null,
+  };
 }
 
 /** Sets the endpoint with a new signing secret, returned this once. A new URL needs a sign-in from the last 15 minutes. */
@@ -143,19 +160,41 @@ export function retryDelayMs(attempts: number): number {
 }
 /** A delivery is retried until it is this old. */
 export const RETRY_FOR_MS = 24 * 3_600_000;
-/** How long a claimed delivery is this worker's; longer than a send can take. */
+/** How long a claimed delivery is this worker's; longer than a send can take (connect + read timeouts). */
 const LEASE_MS = 60_000;
+
+/**
+ * Fairness and the circuit breaker (docs/security.md, N4): at most 4 deliveries in flight per endpoint;
+ * after 5 failures in a row the endpoint is paused as a whole, 1 minute at first, doubling with each
+ * further failure up to an hour, and then tried one delivery at a time until one succeeds.
+ */
+export const WEBHOOK_FAIRNESS = {
+  perEndpoint: 4,
+  breakerOpensAfter: 5,
+  firstPauseMs: 60_000,
+  longestPauseMs: 3_600_000,
+} as const;
+/** A receiver gets this long to accept the connection, and then this long to answer. */
+export const WEBHOOK_TIMEOUTS = { connectMs: 3_000, readMs: 10_000 } as const;
+
+/** How long an endpoint that failed `failures` times in a row is paused. */
+export function pauseMs(failures: number): number {
+  const { breakerOpensAfter, firstPauseMs, longestPauseMs } = WEBHOOK_FAIRNESS;
+  return Math.min(firstPauseMs * 2 ** Math.max(0, failures - breakerOpensAfter), longestPauseMs);
+}
 
 export type DeliveryOutcome = "delivered" | "retry" | "failed";
 
 /**
- * Claims the due deliveries and sends each once (in parallel). Returns each outcome, for metrics.
- * Safe in every process at once: a delivery is claimed by one worker at a time.
+ * Claims up to `limit` due deliveries for this worker, fairly per endpoint (repository `claimDue`): a dead
+ * endpoint holds at most 4 of them, and none while its circuit is open.
  */
-export async function deliverDue(deps: Deps, batch = 20): Promise<DeliveryOutcome[]> {
+export async function claimDeliveries(deps: Deps, limit: number): Promise<repo.DueDelivery[]> {
   const now = deps.clock.now();
-  const due = await repo.claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), batch);
-  return Promise.all(due.map((d) => deliverOne(deps, d)));
+  return repo.claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), limit, {
+    perEndpoint: WEBHOOK_FAIRNESS.perEndpoint,
+    probationAfter: WEBHOOK_FAIRNESS.breakerOpensAfter,
+  });
 }
 
 /** One attempt: sent, or refused with a reason (a secret that no longer opens, e.g. after APP_SECRET changed, included). */
@@ -174,12 +213,17 @@ async function attempt(deps: Deps, d: repo.DueDelivery) {
     } as const;
   }
   const headers = signedHeaders(secret, d.message_id, deps.clock.now(), d.payload);
-  return postDelivery(deps.config.outbound, d.url, headers, d.payload);
+  return postDelivery(deps.config.outbound, d.url, headers, d.payload, {
+    connectTimeoutMs: WEBHOOK_TIMEOUTS.connectMs,
+    timeoutMs: WEBHOOK_TIMEOUTS.connectMs + WEBHOOK_TIMEOUTS.readMs,
+  });
 }
 
-async function deliverOne(deps: Deps, d: repo.DueDelivery): Promise<DeliveryOutcome> {
+/** One attempt at one claimed delivery, and the circuit breaker's bookkeeping for its endpoint. */
+export async function deliverOne(deps: Deps, d: repo.DueDelivery): Promise<DeliveryOutcome> {
   const result = await attempt(deps, d);
   const now = deps.clock.now();
+  await noteEndpointOutcome(deps, d.organisation_id, result.ok, now);
   if (result.ok) {
     await repo.markDelivered(deps.db, d.id, result.status, now);
     return "delivered";
@@ -190,4 +234,15 @@ async function deliverOne(deps: Deps, d: repo.DueDelivery): Promise<DeliveryOutc
   await repo.markAttemptFailed(deps.db, d.id, { status: result.status, error: result.error, retryAt });
   if (giveUp) deps.log.warn({ deliveryId: d.id, error: result.error }, "webhook delivery failed for good");
   return giveUp ? "failed" : "retry";
+}
+
+async function noteEndpointOutcome(deps: Deps, organisationId: number, ok: boolean, now: Date) {
+  const state = await repo.recordEndpointOutcome(deps.db, organisationId, {
+    ok,
+    now,
+    openAfter: WEBHOOK_FAIRNESS.breakerOpensAfter,
+    pauseMs,
+  });
+  if (!ok && state?.consecutiveFailures === WEBHOOK_FAIRNESS.breakerOpensAfter)
+    deps.log.warn({ organisationId, pausedUntil: state.pausedUntil }, "webhook endpoint paused: it keeps failing");
 }

@@ -1,29 +1,47 @@
 import fp from "fastify-plugin";
 import { WEBHOOK_WAKE_CHANNEL } from "./outbox";
 import { bringPendingForward } from "./repository";
-import { deliverDue } from "./service";
+import { claimDeliveries, deliverOne } from "./service";
 
-/** Due retries are looked for this often; new events wake the worker at once. */
+/** Due retries are looked for this often; new events and finished deliveries wake the worker at once. */
 const POLL_MS = 2_000;
+/** Deliveries this process has in flight at once (each endpoint holds at most 4 of them: service.ts). */
+export const WORKER_IN_FLIGHT = 32;
 
 /**
- * The webhook worker of this process, a job on the background runner: sends due deliveries when woken
- * by a new event (any process's, through LISTEN/NOTIFY) and every 2 s for retries, one batch after
- * another while there are due deliveries. On start, pending deliveries are made due, so that a restart
- * tries them again soon. Shutdown stops the runner, which waits for the batch in flight.
+ * The webhook worker of this process, a job on the background runner. Each turn claims as many due
+ * deliveries as it has free slots (fairly per endpoint, none for a paused one) and starts each on its own:
+ * a slow or dead receiver holds its own slot until its timeout, never a batch. A finished delivery and a
+ * new event (any process's, through LISTEN/NOTIFY) wake it at once; every 2 s it looks for due retries.
+ * On start, pending deliveries are made due, so that a restart tries them again soon. Shutdown stops the
+ * runner, which waits for the deliveries in flight.
  */
 export default fp(
   async (app) => {
     const deps = app.deps;
+    const inFlight = new Set<number>();
     let unlisten = async () => {};
     app.addHook("onReady", async () => {
       await bringPendingForward(deps.db, deps.clock.now()).catch((err) =>
         deps.log.warn({ err }, "could not bring pending webhook deliveries forward"),
       );
       const job = deps.background.every("webhook deliveries", POLL_MS, async () => {
-        const outcomes = await deliverDue(deps);
-        for (const outcome of outcomes) app.metrics.webhookDelivery(outcome);
-        return outcomes.length > 0;
+        const free = WORKER_IN_FLIGHT - inFlight.size;
+        if (free <= 0) return false;
+        const claimed = await claimDeliveries(deps, free);
+        for (const delivery of claimed) {
+          inFlight.add(delivery.id);
+          deps.background.run("webhook delivery", async () => {
+            try {
+              app.metrics.webhookDelivery(await deliverOne(deps, delivery));
+            } finally {
+              inFlight.delete(delivery.id);
+              job.wake();
+            }
+          });
+        }
+        // More may be due than there were free slots: look again at once while slots remain.
+        return claimed.length > 0 && inFlight.size < WORKER_IN_FLIGHT;
       });
       unlisten = await deps.notifications.listen(WEBHOOK_WAKE_CHANNEL, job.wake, job.wake);
       job.wake();

@@ -57,7 +57,17 @@ export function ReportsTable({ label, reports }: ReportsTableProps) {
             <td className="data-table__text">{r.callerNumber ?? "—"}</td>
             <td className="data-table__text">{r.claimedName ?? "—"}</td>
             <td className="data-table__text">{r.note ?? "—"}</td>
-            <td className="data-table__text">{r.site ?? "—"}</td>
+            <td className="data-table__text">
+              {r.site ?? "—"}
+              {r.unverifiedOrigin && (
+                <>
+                  {" "}
+                  <span className="outcome outcome--other" title={REPORTS_TEXT.unverifiedOriginHint}>
+                    {REPORTS_TEXT.unverifiedOrigin}
+                  </span>
+                </>
+              )}
+            </td>
           </tr>
         )}
       />

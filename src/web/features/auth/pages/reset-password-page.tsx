@@ -1,3 +1,4 @@
+import { RESET_KEEPS_PASSKEYS } from "@shared/account-texts";
 import { PASSWORD, UI_TIMING } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
@@ -77,6 +78,7 @@ export function ResetPasswordPage() {
           describedBy={form.describedBy}
           disabled={Boolean(done)}
         />
+        <p className="muted">{RESET_KEEPS_PASSKEYS}</p>
         <SubmitButton busy={form.busy}>Reset Password</SubmitButton>
         <FormError form={form}>
           {form.errorCode === ERROR_CODES.invalidResetLink && (

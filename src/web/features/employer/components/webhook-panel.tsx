@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "@shared/error-codes";
-import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery } from "@shared/webhooks";
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery, type WebhookHealth } from "@shared/webhooks";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { CopyableValue } from "@web/components/ui/copyable-value";
 import { DataTable } from "@web/components/ui/data-table";
@@ -13,7 +13,7 @@ import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { employerApi } from "../api";
 
-type Endpoint = { url: string; events: string[]; secretHint: string } | null;
+type Endpoint = { url: string; events: string[]; secretHint: string; health: WebhookHealth } | null;
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
 
@@ -55,7 +55,7 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
     });
   }, [reload]);
 
-  const pending = deliveries.some((d) => d.status === "pending");
+  const pending = deliveries.some((d) => d.status === "pending") || endpoint?.health.state === "paused";
   useEffect(() => {
     if (!pending) return;
     const timer = setInterval(() => void reload(), 3000);
@@ -171,6 +171,7 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
         </Notice>
       )}
       {endpoint && !secret && <p className="muted">{WEBHOOK_TEXT.secretHint(endpoint.secretHint)}</p>}
+      {endpoint && <EndpointHealth health={endpoint.health} />}
       {notice && (
         <p role="status" className="webhook__notice">
           {notice}
@@ -221,5 +222,24 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
         )}
       />
     </div>
+  );
+}
+
+/** The circuit breaker's state: healthy, failing (probation), or paused as a whole until a time. */
+function EndpointHealth({ health }: { health: WebhookHealth }) {
+  const text =
+    health.state === "paused" && health.pausedUntil
+      ? WEBHOOK_TEXT.paused(health.consecutiveFailures, dateTime.format(new Date(health.pausedUntil)))
+      : health.state === "failing"
+        ? WEBHOOK_TEXT.failing(health.consecutiveFailures)
+        : WEBHOOK_TEXT.healthy;
+  return (
+    <section className="webhook__health" aria-label={WEBHOOK_TEXT.healthTitle}>
+      {health.state === "healthy" ? (
+        <p className="muted">{text}</p>
+      ) : (
+        <Notice tone={health.state === "paused" ? "error" : "info"}>{text}</Notice>
+      )}
+    </section>
   );
 }

@@ -1,3 +1,4 @@
+import { anonymousLimit } from "@server/lib/anonymous-access";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@server/lib/database-errors";
 import { HttpError } from "@server/lib/errors";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
@@ -6,6 +7,7 @@ import { messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { MESSAGES } from "@shared/messages";
 import {
+  SCIM_LIMITS,
   SCIM_PATH,
   SCIM_SCHEMAS,
   scimDocument,
@@ -102,7 +104,11 @@ async function scimApi(app: App) {
     return payload;
   });
 
-  const config = { bearer: true };
+  // Without a valid token every route answers 401 (or 429 past the limit), counted per address before any write.
+  const config = {
+    bearer: true,
+    anonymous: anonymousLimit({ limit: SCIM_LIMITS.refusalsPerWindow, windowMs: SCIM_LIMITS.refusalWindowMs }),
+  };
   const { publicUrl } = app.deps.config;
 
   app.get(

@@ -51,6 +51,14 @@ export const AUDIT_ACTIONS = {
   ssoStart: "sso.start",
   ssoSignIn: "sso.sign-in",
   codeGuessingAlert: "code.guessing-alert",
+  createScimToken: "scim.token-create",
+  revokeScimToken: "scim.token-revoke",
+  scimAuth: "scim.auth",
+  scimCreateUser: "scim.create-user",
+  scimUpdateUser: "scim.update-user",
+  scimDeactivateUser: "scim.deactivate-user",
+  scimReactivateUser: "scim.reactivate-user",
+  scimDeleteUser: "scim.delete-user",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -81,6 +81,18 @@ export const ERROR_CODES = {
   ssoSecretRequired: "sso.secret_required",
   ssoRecentSignInRequired: "sso.recent_sign_in_required",
   ssoNotConfigured: "sso.not_configured",
+
+  // SCIM provisioning (answered in the SCIM error schema under /api/scim/v2)
+  scimUnauthorized: "scim.unauthorized",
+  scimNotFound: "scim.not_found",
+  scimInvalidValue: "scim.invalid_value",
+  scimInvalidSyntax: "scim.invalid_syntax",
+  scimInvalidFilter: "scim.invalid_filter",
+  scimInvalidPath: "scim.invalid_path",
+  scimUniqueness: "scim.uniqueness",
+  scimMutability: "scim.mutability",
+  scimNoToken: "scim.no_token",
+  scimNeedsRecentSignIn: "scim.recent_sign_in_required",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

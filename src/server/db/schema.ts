@@ -590,3 +590,56 @@ export const ssoStates = pgTable(
   },
   (t) => [index("sso_states_expires_idx").on(t.expiresAt)],
 );
+
+/**
+ * One SCIM bearer token per organisation (features/scim). `token_id` is the public part of the token,
+ * used to find its row; only a SHA-256 of the whole token is kept, compared in constant time.
+ */
+export const scimTokens = pgTable(
+  "scim_tokens",
+  {
+    organisationId: integer("organisation_id")
+      .primaryKey()
+      .references(() => organisations.id),
+    tokenId: text("token_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdBy: integer("created_by").references(() => users.id),
+    createdAt: ts("created_at").notNull(),
+    lastUsedAt: ts("last_used_at"),
+  },
+  (t) => [uniqueIndex("scim_tokens_token_id_key").on(t.tokenId)],
+);
+
+/**
+ * What SCIM knows of an organisation's `client` account beyond the users row: the identity provider's
+ * externalId and name parts, whether SCIM deactivated it (only those it may reactivate), and when SCIM
+ * deleted it (the row stays as a tombstone for the audit log; the e-mail it had is kept in
+ * `released_user_name` until an erasure). Erasure empties every personal column.
+ */
+export const scimUsers = pgTable(
+  "scim_users",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    externalId: text("external_id"),
+    givenName: text("given_name"),
+    familyName: text("family_name"),
+    formattedName: text("formatted_name"),
+    displayName: text("display_name"),
+    deactivatedByScim: boolean("deactivated_by_scim").notNull().default(false),
+    createdAt: ts("created_at").notNull(),
+    updatedAt: ts("updated_at").notNull(),
+    deletedAt: ts("deleted_at"),
+    releasedUserName: text("released_user_name"),
+    /** set by erasure: SCIM answers 404 for the account for ever */
+    erasedAt: ts("erased_at"),
+  },
+  (t) => [
+    index("scim_users_org_external_idx").on(t.organisationId, t.externalId),
+    check("scim_users_external_id_length", sql`length(${t.externalId}) <= 255`),
+  ],
+);

@@ -22,6 +22,7 @@ import onboardingRoutes from "./onboarding/routes";
 import { deleteReportsBefore } from "./reports/repository";
 import reportsRoutes from "./reports/routes";
 import { mailDueReportSummaries, REPORTS_KEPT_MS } from "./reports/service";
+import scimRoutes from "./scim/routes";
 import { sitesDeps } from "./sites/deps";
 import sitesRoutes from "./sites/routes";
 import { recheckSites } from "./sites/service";
@@ -163,5 +164,10 @@ export const FEATURES: Feature[] = [
     routes: ssoRoutes,
     // Attempts are kept a day after they expire (a replay still reads "used"), then deleted.
     sweep: (deps, now) => deleteStatesExpiredBefore(deps.db, new Date(now.getTime() - DAY_MS)),
+  },
+  {
+    name: "scim",
+    purpose: "SCIM 2.0 provisioning: the organisation's identity provider creates and deactivates its employees.",
+    routes: scimRoutes,
   },
 ];

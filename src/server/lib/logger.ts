@@ -6,6 +6,8 @@ import type { Config } from "../config";
  * single sign-on `state`: they never reach a log.
  */
 const SECRET_PARAM = /token|code|secret|password|key|signature|state|email/i;
+/** Query parameters that carry personal data (a SCIM `filter` names an e-mail) and never reach a log either. */
+const PERSONAL_PARAM = /^filter$/i;
 
 /** A request target with the values of secret-bearing query parameters replaced by "[redacted]". */
 export function redactUrl(url: string): string {
@@ -13,7 +15,7 @@ export function redactUrl(url: string): string {
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));
   for (const name of new Set(params.keys())) {
-    if (SECRET_PARAM.test(name)) params.set(name, "[redacted]");
+    if (SECRET_PARAM.test(name) || PERSONAL_PARAM.test(name)) params.set(name, "[redacted]");
   }
   return `${url.slice(0, q)}?${params.toString().replace(/%5Bredacted%5D/g, "[redacted]")}`;
 }

@@ -78,6 +78,16 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/v1/audit": {},
   "GET /api/v1/reports": {},
   "GET /api/v1/activity": {},
+  // SCIM without a token: each refusal is counted per address (and audited sparsely).
+  "GET /api/scim/v2/ServiceProviderConfig": {},
+  "GET /api/scim/v2/ResourceTypes": {},
+  "GET /api/scim/v2/Schemas": {},
+  "GET /api/scim/v2/Users": {},
+  "POST /api/scim/v2/Users": { body: (i) => ({ userName: `flood${i}@example.com` }) },
+  "GET /api/scim/v2/Users/:id": {},
+  "PUT /api/scim/v2/Users/:id": { body: (i) => ({ userName: `flood${i}@example.com` }) },
+  "PATCH /api/scim/v2/Users/:id": { body: () => ({ Operations: [{ op: "replace", value: { active: false } }] }) },
+  "DELETE /api/scim/v2/Users/:id": {},
 };
 
 /** Tables written by the server's own jobs or by the limiter itself, not by a request. */

@@ -98,14 +98,15 @@ describe("operations endpoints", () => {
     expect(apiRoutes.length).toBeGreaterThan(20);
     expect(apiRoutes.filter((p) => !documented.has(p))).toEqual([]);
     // Every call but CORS preflights, CSV downloads, event streams and browser redirects (single sign-on's
-    // start and callback, which describe their 302) describes its (JSON) success answer.
+    // start and callback, which describe their 302) describes its (JSON) success answer,
+    // or answers 204 No Content (SCIM's DELETE).
     const undescribed = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops as Record<string, { responses?: Record<string, { content?: unknown }> }>)
         .filter(([method]) => method !== "options" && !path.endsWith(".csv") && !path.endsWith("/events"))
         .filter(
           ([, op]) =>
             !Object.entries(op.responses ?? {}).some(
-              ([code, r]) => (code.startsWith("2") && r.content) || code === "302",
+              ([code, r]) => (code.startsWith("2") && r.content) || code === "302" || code === "204",
             ),
         )
         .map(([method]) => `${method} ${path}`),

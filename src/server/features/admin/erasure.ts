@@ -4,7 +4,8 @@ import { eraseFromAudit } from "@server/features/audit";
 import { deleteTokensOfUser } from "@server/features/auth";
 import { deleteCodesOf } from "@server/features/codes";
 import { eraseInvitationsOf } from "@server/features/onboarding";
-import { afterDeactivation, eraseUser, findUserById } from "@server/features/users";
+import { eraseScimAttributesOf } from "@server/features/scim";
+import { afterDeactivation, eraseUser, findUserByEmail, findUserById } from "@server/features/users";
 import { eraseFromDeliveries } from "@server/features/webhooks";
 import { ADMIN_MESSAGES } from "@shared/admin";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -32,7 +33,12 @@ export async function eraseAccount(deps: Deps, actor: Actor, input: { id: number
     await deleteTokensOfUser(tx, user.id);
     await eraseInvitationsOf(tx, user.email, `erased-${user.id}@erased.invalid`);
     await eraseFromDeliveries(tx, person);
-    return eraseFromAudit(tx, person);
+    // SCIM's attributes (externalId, names) go; the e-mail SCIM released may name the account in the audit log.
+    // (Unless a newer account has that e-mail now: its events are its own.)
+    const released = await eraseScimAttributesOf(tx, user.id, user.organisationId, now);
+    const rows = await eraseFromAudit(tx, person);
+    const byReleased = released && !(await findUserByEmail(tx, released));
+    return byReleased ? [...rows, ...(await eraseFromAudit(tx, { ...person, email: released }))] : rows;
   });
   // The changed events, by id: `audit verify` accepts their deleted values because this event names them.
   await deps.audit.record({ ...audit, organisationId: user.organisationId, outcome: "success", detail: { rows } });

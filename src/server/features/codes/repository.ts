@@ -5,7 +5,7 @@ import { ipKeySql } from "@server/lib/ip";
 import type { SiteScope } from "@server/lib/origin";
 import { auditsRefusalSql, hitStatement, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 
 const iso = (d: Date) => d.toISOString();
 
@@ -362,4 +362,12 @@ export async function findOrganisationCode(
       where ic.id = ${id}::bigint and u.organisation_id = ${organisationId}::int`,
   );
   return rows[0] ?? null;
+}
+
+/** Ends a user's live codes now (a reactivated account gets sign-in back, never the codes it had). */
+export async function expireLiveCodesOf(db: Executor, userId: number, now: Date) {
+  await db
+    .update(identityCodes)
+    .set({ expiresAt: now })
+    .where(and(eq(identityCodes.userId, userId), isNull(identityCodes.usedAt), gt(identityCodes.expiresAt, now)));
 }

@@ -1,5 +1,6 @@
 import type { Actor, Deps } from "@server/context";
 import { findOrganisation, findOrganisationOwningDomain } from "@server/features/organisations";
+import { hasScimToken } from "@server/features/scim";
 import * as users from "@server/features/users";
 import { hmac, randomToken, sha256 } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
@@ -8,7 +9,6 @@ import type { Role } from "@shared/constants";
 import { emailDomain } from "@shared/onboarding";
 import { SSO, type SsoDiscoverAnswer, type SsoFailureReason } from "@shared/sso";
 import { nameSchema } from "@shared/validation";
-import { sql } from "drizzle-orm";
 import * as oidc from "openid-client";
 import { ssoErrors } from "./errors";
 import { failureReason, providerConfig } from "./provider";
@@ -158,21 +158,6 @@ function nameFrom(claims: Claims, email: string): string {
     if (parsed.success) return parsed.data;
   }
   return "Employee";
-}
-
-/**
- * TODO(merge): use scim's hasScimToken(deps, organisationId) from features/scim/index.ts. Until then a
- * small local query: while the organisation has a SCIM token, JIT creates no accounts.
- */
-async function hasScimToken(deps: Deps, organisationId: number): Promise<boolean> {
-  const rows = await deps.db.rows<{ present: boolean }>(
-    sql`select to_regclass('public.scim_tokens') is not null as present`,
-  );
-  if (!rows[0]?.present) return false;
-  const found = await deps.db.rows<{ n: number }>(
-    sql`select count(*) as n from scim_tokens where organisation_id = ${organisationId}`,
-  );
-  return Number(found[0]?.n ?? 0) > 0;
 }
 
 /**

@@ -291,6 +291,44 @@ describe("signing in through the organisation's identity provider", () => {
       expect(await userByEmail(`new@${domain}`)).toBeUndefined();
     });
 
+    it("with a SCIM token: no JIT; a provisioned employee signs in through SSO until SCIM deactivates them", async () => {
+      const { domain, boss } = await organisationWithSso();
+      const token = (await boss.post("/api/employer/scim-token")).json().token as string;
+      const scim = (method: "POST" | "PATCH", url: string, body: unknown) =>
+        t.app.inject({
+          method,
+          url: `/api/scim/v2${url}`,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/scim+json" },
+          payload: JSON.stringify(body),
+        });
+      const email = `provisioned@${domain}`;
+      const created = await scim("POST", "/Users", {
+        schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+        userName: email,
+        displayName: "Pro Visioned",
+      });
+      expect(created.statusCode).toBe(201);
+      idp.accounts.set("provisioned-sub", { email, email_verified: true, name: "Pro Visioned" });
+      const first = await ssoSignIn(email, "provisioned-sub");
+      expect(first.landing).toBe("/dashboard");
+      expect(await whoami(first.browser)).toBe("client");
+
+      idp.accounts.set("stranger-sub", { email: `stranger@${domain}`, email_verified: true });
+      const stranger = await ssoSignIn(`stranger@${domain}`, "stranger-sub");
+      expect(stranger.landing).toBe("/login?sso=failed&reason=no-account");
+      expect(await userByEmail(`stranger@${domain}`)).toBeUndefined();
+
+      const off = await scim("PATCH", `/Users/${created.json().id}`, {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+        Operations: [{ op: "replace", value: { active: false } }],
+      });
+      expect(off.statusCode).toBe(200);
+      expect(await whoami(first.browser)).toBe(401);
+      const again = await ssoSignIn(email, "provisioned-sub");
+      expect(again.landing).toMatch(/^\/login\?sso=failed&reason=account-/);
+      expect(await whoami(again.browser)).toBe(401);
+    });
+
     it("the provider's own refusal (the user cancels at the provider)", async () => {
       const { domain } = await organisationWithSso();
       const browser = newBrowser();

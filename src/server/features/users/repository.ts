@@ -524,3 +524,90 @@ export async function endNonSsoSessionsOfClients(db: Executor, organisationId: n
     .returning({ id: sessions.id });
   return gone.length;
 }
+
+// ---- provisioning (features/scim): an organisation's `client` accounts ----
+
+/**
+ * The organisation's `client` accounts that still have their own e-mail, whatever their status. Erased
+ * accounts and accounts whose e-mail provisioning released have an address under the reserved `.invalid`
+ * top-level domain and are left out. Admins and superusers are never among them.
+ */
+function organisationClients(organisationId: number, email?: string): SQL | undefined {
+  return and(
+    eq(users.organisationId, organisationId),
+    eq(users.role, "client"),
+    sql`${users.email} not like '%.invalid'`,
+    email === undefined ? undefined : eq(users.email, email),
+  );
+}
+
+export async function findOrganisationClient(db: Executor, organisationId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), organisationClients(organisationId)));
+  return row;
+}
+
+/** One page of the organisation's clients (see organisationClients), oldest first, optionally by e-mail or ids. */
+export async function listOrganisationClients(
+  db: Executor,
+  organisationId: number,
+  opts: { email?: string; ids?: number[]; limit: number; offset: number },
+) {
+  const where = and(
+    organisationClients(organisationId, opts.email),
+    opts.ids === undefined ? undefined : opts.ids.length ? inArray(users.id, opts.ids) : sql`false`,
+  );
+  const [total] = await db.select({ n: count() }).from(users).where(where);
+  const rows =
+    opts.limit === 0
+      ? []
+      : await db.select().from(users).where(where).orderBy(asc(users.id)).limit(opts.limit).offset(opts.offset);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Reactivates a deactivated client of exactly this organisation; returns it, or undefined. */
+export async function reactivateEmployee(db: Executor, organisationId: number, id: number) {
+  const [row] = await db
+    .update(users)
+    .set({ status: "active", deactivatedAt: null })
+    .where(
+      and(
+        eq(users.id, id),
+        eq(users.organisationId, organisationId),
+        eq(users.role, "client"),
+        eq(users.status, "deactivated"),
+      ),
+    )
+    .returning({ id: users.id });
+  return row;
+}
+
+/** Gives an account a new (lower-case) e-mail; false when another account has it. */
+export async function changeEmail(db: Executor, id: number, email: string): Promise<boolean> {
+  try {
+    const rows = await db.update(users).set({ email }).where(eq(users.id, id)).returning({ id: users.id });
+    return rows.length > 0;
+  } catch (err) {
+    for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+      if ((e as { code?: unknown }).code === "23505") return false;
+    }
+    throw err;
+  }
+}
+
+export async function setFullName(db: Executor, id: number, fullName: string) {
+  await db.update(users).set({ fullName }).where(eq(users.id, id));
+}
+
+/**
+ * Frees a deactivated account's e-mail for a new account (SCIM DELETE): the row keeps its id, name and
+ * history, under an address of the reserved `.invalid` domain that can never sign in.
+ */
+export async function releaseEmail(db: Executor, id: number) {
+  await db
+    .update(users)
+    .set({ email: `released-${id}@released.invalid` })
+    .where(and(eq(users.id, id), eq(users.status, "deactivated")));
+}

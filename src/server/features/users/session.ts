@@ -29,8 +29,9 @@ declare module "fastify" {
      */
     widget?: boolean;
     /**
-     * An integration call (/api/v1): only `Authorization: Bearer` counts, so cookies are neither read nor
-     * set, and no CSRF token or Origin check applies (a browser cannot send the key by itself).
+     * A call authenticated by its own bearer token (/api/v1 with an API key, SCIM under /api/scim/v2):
+     * only `Authorization: Bearer` counts, so cookies are neither read nor set, and no CSRF token or Origin
+     * check applies (a browser cannot send the token by itself).
      */
     bearer?: boolean;
   }

@@ -3,6 +3,7 @@ import { ALERTS_TEXT } from "@shared/alerts";
 import { API_KEY_TEXT } from "@shared/api-keys";
 import { MESSAGES } from "@shared/messages";
 import { REPORTS_TEXT } from "@shared/reports";
+import { SCIM_TEXT } from "@shared/scim";
 import { SSO_TEXT } from "@shared/sso-texts";
 import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { PagedAuditTable } from "@web/components/ui/audit-table";
@@ -19,6 +20,7 @@ import { ApiKeysPanel } from "../components/api-keys-panel";
 import { EmployeesTable } from "../components/employees-table";
 import { GenerateCodeForm } from "../components/generate-code-form";
 import { ReportedCalls } from "../components/reported-calls";
+import { ScimPanel } from "../components/scim-panel";
 import { SitesPanel } from "../components/sites-panel";
 import { SsoPanel } from "../components/sso-panel";
 import { TopNumbers } from "../components/top-numbers";
@@ -156,6 +158,11 @@ export function EmployerDashboardPage() {
           <section className="employer-section" aria-labelledby="sso-title">
             <h2 id="sso-title">{SSO_TEXT.title}</h2>
             <SsoPanel onChanged={changed} />
+          </section>
+
+          <section className="employer-section" aria-labelledby="scim-title">
+            <h2 id="scim-title">{SCIM_TEXT.title}</h2>
+            <ScimPanel onChanged={changed} />
           </section>
 
           <section className="employer-section" aria-labelledby="events-title">

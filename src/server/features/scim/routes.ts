@@ -1,0 +1,237 @@
+import { anonymousLimit } from "@server/lib/anonymous-access";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@server/lib/database-errors";
+import { HttpError } from "@server/lib/errors";
+import { requireRole, requireRoleAudited } from "@server/plugins/guards";
+import type { App } from "@server/types";
+import { messageAnswer } from "@shared/answers";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { MESSAGES } from "@shared/messages";
+import {
+  SCIM_LIMITS,
+  SCIM_PATH,
+  SCIM_SCHEMAS,
+  scimDocument,
+  scimErrorAnswer,
+  scimListAnswer,
+  scimListQuery,
+  scimPatchBody,
+  scimStatusAnswer,
+  scimTokenAnswer,
+  scimUser,
+  scimUserBody,
+} from "@shared/scim";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { resourceTypes, schemas, serviceProviderConfig } from "./documents";
+import { SCIM_TYPES, scimErrors } from "./errors";
+import * as scim from "./service";
+import { createScimToken, revokeScimToken, scimStatus } from "./tokens";
+
+const SCIM_JSON = "application/scim+json; charset=utf-8";
+
+/** The SCIM error schema (RFC 7644 3.12) for one failure. */
+function scimError(status: number, detail: string, scimType?: string) {
+  return { schemas: [SCIM_SCHEMAS.error], status: String(status), ...(scimType ? { scimType } : {}), detail };
+}
+
+/** Every failure under /api/scim/v2, answered in the SCIM error schema; 5xx details stay in the log. */
+function scimErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.type(SCIM_JSON);
+  if (err instanceof HttpError) {
+    return reply
+      .code(err.statusCode)
+      .headers(err.headers)
+      .send(scimError(err.statusCode, err.message, SCIM_TYPES[err.code]));
+  }
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const first = err.validation[0];
+    const where = first?.instancePath ? ` (${first.instancePath})` : "";
+    return reply
+      .code(400)
+      .send(scimError(400, `The request does not have the expected shape${where}.`, "invalidSyntax"));
+  }
+  if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") return reply.code(413).send(scimError(413, MESSAGES.bodyTooLarge));
+  if (err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    return reply.code(415).send(scimError(415, MESSAGES.unsupportedMediaType));
+  }
+  if (
+    err instanceof SyntaxError ||
+    err.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+    err.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
+  ) {
+    return reply.code(400).send(scimError(400, MESSAGES.malformedJson, "invalidSyntax"));
+  }
+  if (isDatabaseUnavailable(err)) {
+    request.log.warn({ err }, "database unavailable");
+    return reply.code(503).header("retry-after", "5").send(scimError(503, DATABASE_UNAVAILABLE.message));
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return reply.code(err.statusCode).send(scimError(err.statusCode, err.message));
+  }
+  request.log.error({ err }, "unhandled error");
+  return reply.code(500).send(scimError(500, MESSAGES.internalError));
+}
+
+const idParams = z.object({ id: z.string() });
+const errors = { 400: scimErrorAnswer, 401: scimErrorAnswer, 404: scimErrorAnswer, 409: scimErrorAnswer };
+
+/**
+ * The SCIM 2.0 API for identity providers, under /api/scim/v2: authenticated by the organisation's bearer
+ * token (no cookies, no CSRF token: `config.bearer`), answers in application/scim+json.
+ */
+async function scimApi(app: App) {
+  const clients = new WeakMap<FastifyRequest, scim.ScimClient>();
+  const clientOf = (request: FastifyRequest) => {
+    const client = clients.get(request);
+    if (!client) throw scimErrors.unauthorized();
+    return client;
+  };
+
+  app.addContentTypeParser("application/scim+json", { parseAs: "string" }, app.getDefaultJsonParser("error", "error"));
+  app.setErrorHandler(scimErrorHandler);
+  // The token is checked before the body is read: a request without a valid one learns nothing more.
+  app.addHook("onRequest", async (request) => {
+    const client = await scim.authenticate(app.deps, {
+      authorization: request.headers.authorization,
+      ip: request.ip,
+      clientKey: request.actor.clientKey,
+    });
+    clients.set(request, client);
+  });
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (reply.statusCode !== 204) reply.type(SCIM_JSON);
+    return payload;
+  });
+
+  // Without a valid token every route answers 401 (or 429 past the limit), counted per address before any write.
+  const config = {
+    bearer: true,
+    anonymous: anonymousLimit({ limit: SCIM_LIMITS.refusalsPerWindow, windowMs: SCIM_LIMITS.refusalWindowMs }),
+  };
+  const { publicUrl } = app.deps.config;
+
+  app.get(
+    "/ServiceProviderConfig",
+    { config, schema: { summary: "What this SCIM service supports", response: { 200: scimDocument } } },
+    async () => serviceProviderConfig(publicUrl),
+  );
+  app.get(
+    "/ResourceTypes",
+    { config, schema: { summary: "The resource types (User)", response: { 200: scimDocument } } },
+    async () => resourceTypes(publicUrl),
+  );
+  app.get("/Schemas", { config, schema: { summary: "The User schema", response: { 200: scimDocument } } }, async () =>
+    schemas(publicUrl),
+  );
+
+  app.get(
+    "/Users",
+    {
+      config,
+      schema: {
+        summary: 'The organisation\'s employees; filter=userName eq "…" or externalId eq "…", startIndex, count',
+        querystring: scimListQuery,
+        response: { 200: scimListAnswer, ...errors },
+      },
+    },
+    async (request) => scim.listUsers(app.deps, clientOf(request), request.query),
+  );
+
+  app.post(
+    "/Users",
+    {
+      config,
+      schema: { summary: "Create an employee", body: scimUserBody, response: { 201: scimUser, ...errors } },
+    },
+    async (request, reply) => {
+      const user = await scim.createUser(app.deps, clientOf(request), request.body);
+      return reply.code(201).header("location", user.meta.location).send(user);
+    },
+  );
+
+  app.get(
+    "/Users/:id",
+    { config, schema: { summary: "One employee", params: idParams, response: { 200: scimUser, ...errors } } },
+    async (request) => scim.getUser(app.deps, clientOf(request), request.params.id),
+  );
+
+  app.put(
+    "/Users/:id",
+    {
+      config,
+      schema: {
+        summary: "Replace an employee (active: false deactivates)",
+        params: idParams,
+        body: scimUserBody,
+        response: { 200: scimUser, ...errors },
+      },
+    },
+    async (request) => scim.replaceUser(app.deps, clientOf(request), request.params.id, request.body),
+  );
+
+  app.patch(
+    "/Users/:id",
+    {
+      config,
+      schema: {
+        summary: "Change an employee: add, replace, remove (active: false deactivates)",
+        params: idParams,
+        body: scimPatchBody,
+        response: { 200: scimUser, ...errors },
+      },
+    },
+    async (request) => scim.patchUser(app.deps, clientOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    "/Users/:id",
+    {
+      config,
+      schema: {
+        summary: "Deactivate an employee and free their userName",
+        params: idParams,
+        response: { 204: z.null().describe("Deleted"), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await scim.deleteUser(app.deps, clientOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // Anything else under /api/scim/v2 (Groups, Bulk…): a SCIM 404.
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply.code(404).type(SCIM_JSON).send(scimError(404, "This SCIM service provides only Users.")),
+  );
+}
+
+/** The employer dashboard's SCIM token (superusers), and the SCIM API itself. */
+export default async function scimRoutes(app: App) {
+  app.get(
+    "/employer/scim",
+    { preValidation: requireRole("superuser"), schema: { response: { 200: scimStatusAnswer } } },
+    async (request) => scimStatus(app.deps, request.actor),
+  );
+
+  app.post(
+    "/employer/scim-token",
+    {
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.createScimToken, "superuser"),
+      schema: { response: { 201: scimTokenAnswer } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createScimToken(app.deps, request.actor, { sessionHash: request.sessionHash })),
+  );
+
+  app.delete(
+    "/employer/scim-token",
+    {
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.revokeScimToken, "superuser"),
+      schema: { response: { 200: messageAnswer } },
+    },
+    async (request) => revokeScimToken(app.deps, request.actor),
+  );
+
+  await app.register(scimApi, { prefix: SCIM_PATH.replace(/^\/api/, "") });
+}

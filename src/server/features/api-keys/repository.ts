@@ -92,7 +92,8 @@ export type PresentedKey = {
  * The key with this prefix, as one statement on every /api/v1 call. Like the code statements it reads
  * `users` on purpose: a key works only while its creator is active and its organisation has an active
  * employer (an admin's deactivation of the employer or of the domain deactivates the organisation).
- * TODO(merge): when `organisations.status` lands (CONTRACT "Organisation status"), test it here instead.
+ * (There is no `organisations.status` column: SSO, SCIM and API keys all read "deactivated" as "no active
+ * superuser", the state an admin's deactivation leaves; docs/security.md.)
  */
 export async function findPresentedKey(db: Db, prefix: string): Promise<PresentedKey | null> {
   const rows = await db.prepared<PresentedKey>(

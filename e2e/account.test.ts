@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { ACCOUNT_TEXT } from "@shared/account-texts";
 import { createUser } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();
 const { newPage } = suite;
@@ -43,24 +41,6 @@ async function signOut(page: Page) {
   await page.getByRole("navigation", { name: "Main", exact: true }).getByRole("button", { name: "Sign Out" }).click();
   await page.waitForURL(pathIs("/"));
   await page.getByRole("link", { name: "Log In", exact: true }).first().waitFor();
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations on the page (injected as a script: the CSP forbids inline ones). */
-async function seriousViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
-      }
-    ).axe;
-    return (await axe.run()).violations;
-  });
-  return results
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.nodes.length})`);
 }
 
 describe("account page and passkeys", () => {

@@ -1,36 +1,10 @@
-/**
- * The API keys panel of the employer dashboard: a superuser creates a key with a name and scopes, sees it
- * once (with Copy), finds it listed by its prefix, and revokes it with the "Confirm?" second press; the
- * key works until then and is 401 at once after. No serious or critical axe violation at 390 and 1280 px.
- */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { API_KEY_TEXT } from "@shared/api-keys";
 import { createEmployer } from "@test/fixtures";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1" });
 const PHONE_390 = { width: 390, height: 844 } as const;
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations on the page (injected as a script: the CSP forbids inline ones). */
-async function seriousViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
-      }
-    ).axe;
-    return (await axe.run()).violations;
-  });
-  return results
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.nodes.length})`);
-}
 
 /** A call with the key that its codes:read scope allows (an unknown code: 404), or 401 once it is revoked. */
 const v1 = (key: string) =>

@@ -1,17 +1,10 @@
-/**
- * The experience a stranger and each role gets on every screen: no serious or critical axe violation
- * at phone and desktop widths (dialogs and the widget included), no sideways scrolling at 320 px, no
- * console error for a signed-out visitor, and the "resend verification" and pending-list details.
- */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { ADMIN_MESSAGES } from "@shared/admin";
 import { MESSAGES } from "@shared/messages";
 import { createOrganisation } from "@test/fixtures";
 import { createUser, GOOD_PASSWORD, signIn } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, PHONE, pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();
 const NARROW = { width: 320, height: 700 };
@@ -31,21 +24,6 @@ const PUBLIC_ROUTES = [
   "/contact",
   "/unauthorized",
 ];
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations on the page, as "rule: target" lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    type Result = { id: string; impact: string; nodes: Array<{ target: unknown[] }> };
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Result[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
-}
 
 /** How far the page scrolls sideways (0: not at all). */
 const overflow = (page: Page) =>

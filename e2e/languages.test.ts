@@ -6,9 +6,7 @@
  * language with <html lang> set, passes axe in each, and names the domain that vouches for a caller.
  */
 
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { WORD_LISTS } from "@server/features/codes/words";
 import { CODES_TEXT, loaderSnippet, WIDGET_TEXT } from "@shared/codes";
@@ -17,9 +15,8 @@ import { CATALOGUES, fillIn } from "@shared/i18n";
 import { LANGUAGE_NAMES, LANGUAGES } from "@shared/languages";
 import { createOrganisation, storeCode } from "@test/fixtures";
 import { createUser, GOOD_PASSWORD } from "@test/helpers";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setUpBrowserSuite, signInThroughUi } from "./support";
+import { seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();
 const { newPage } = suite;
@@ -66,21 +63,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => site?.close(resolve));
 });
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations on the page, as "rule: target" lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    type Result = { id: string; impact: string; nodes: Array<{ target: unknown[] }> };
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Result[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
-}
 
 /** The words without accents, in upper case, as a customer may type what they heard. */
 const plainUpper = (words: string) => words.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase();

@@ -4,35 +4,17 @@
  * identity provider's own page (a real oidc-provider on loopback) and lands on /dashboard signed in.
  */
 
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { ssoConnections } from "@server/db/schema";
 import { SSO_TEXT } from "@shared/sso-texts";
 import { createEmployer } from "@test/fixtures";
 import { createUser } from "@test/helpers";
 import { TestIdp } from "@test/oidc-provider";
 import { eq } from "drizzle-orm";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
+import { pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite({ OUTBOUND_ALLOWED_HOSTS: "loopback" });
 const { newPage } = suite;
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations on the page, as "rule: target" lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    type Result = { id: string; impact: string; nodes: Array<{ target: unknown[] }> };
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Result[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
-}
 
 let idp: TestIdp;
 let employer: Awaited<ReturnType<typeof createEmployer>>;

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,6 +43,24 @@ export function ensureBuild(): void {
       // Vitest sets NODE_ENV=test; the build is the production one that `npm start` serves.
       env: { ...process.env, NODE_ENV: "production" },
     });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * axe-core's serious and critical violations on the page (or within the `include` selector), as
+ * "rule: targets" lines; injected as a script, since the product's CSP forbids inline ones.
+ */
+export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async (within) => {
+    type Result = { id: string; impact: string; nodes: Array<{ target: unknown[] }> };
+    const axe = (window as unknown as { axe: { run(context?: unknown): Promise<{ violations: Result[] }> } }).axe;
+    return (await (within ? axe.run({ include: [[within]] }) : axe.run())).violations;
+  }, include);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
 }
 
 /** A TCP port that was free a moment ago. */

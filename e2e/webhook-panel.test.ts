@@ -1,17 +1,9 @@
-/**
- * The employer dashboard's webhook panel (issue 18 N10, issue 19): an endpoint on the operator's own
- * network (loopback here, allowed by OUTBOUND_ALLOWED_HOSTS) receives the test event; a new URL after a
- * sign-in older than 15 minutes is refused with a message that says so and a way to sign in again.
- */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { PASSKEY } from "@shared/account";
 import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { createEmployer } from "@test/fixtures";
 import { Receiver } from "@test/webhook-receiver";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PHONE, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
+import { PHONE, pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite({ NODE_ENV: "test", OUTBOUND_ALLOWED_HOSTS: "loopback" });
 let receiver: Receiver;
@@ -21,24 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.stop();
 });
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations on the page (injected as a script: the CSP forbids inline ones). */
-async function seriousViolations(page: Page) {
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
-      }
-    ).axe;
-    return (await axe.run()).violations;
-  });
-  return results
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.nodes.length})`);
-}
 
 describe("the webhook panel", () => {
   it("delivers to a loopback receiver, and asks for a fresh sign-in before the URL moves", async () => {

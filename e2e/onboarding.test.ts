@@ -111,7 +111,9 @@ describe("onboarding", () => {
     await employer.getByLabel("Required users").fill("3");
     await employer.getByRole("button", { name: "Generate Access Code" }).click();
     await employer.getByText("Access Code:").waitFor();
-    const employeeCode = ((await employer.locator(".copyable__value").textContent()) ?? "").trim();
+    // The dashboard shows other copyable values too (the SSO redirect URI, the SCIM base URL).
+    const accessCode = employer.locator(".copyable__text", { hasText: "Access Code:" }).locator(".copyable__value");
+    const employeeCode = ((await accessCode.textContent()) ?? "").trim();
     await employer.getByText("Available").waitFor();
 
     // The employee signs up with it, as a new visitor would.

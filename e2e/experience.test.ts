@@ -1,3 +1,8 @@
+/**
+ * The experience a stranger and each role gets on every screen: no serious or critical axe violation
+ * at phone and desktop widths (dialogs and the widget included), no sideways scrolling at 320 px, no
+ * console error for a signed-out visitor, and the "resend verification" and pending-list details.
+ */
 import { ADMIN_MESSAGES } from "@shared/admin";
 import { MESSAGES } from "@shared/messages";
 import { createOrganisation } from "@test/fixtures";

@@ -1,3 +1,9 @@
+/**
+ * What issue 18's fixes show on the dashboards: the employer's webhook panel says when the endpoint is paused
+ * by its circuit breaker (and "Send test event" is still there), and the admins' list marks a report whose
+ * Origin no organisation proved as "unverified origin". Both at phone and desktop width, without a serious
+ * axe violation.
+ */
 import { webhookEndpoints } from "@server/db/schema";
 import { REPORTS_TEXT } from "@shared/reports";
 import { WEBHOOK_TEXT } from "@shared/webhooks";

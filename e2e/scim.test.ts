@@ -1,3 +1,8 @@
+/**
+ * Provisioning (SCIM) on the employer dashboard: the base URL, a token created and shown once (it works
+ * against the SCIM API at once), when it was created and last used, and "Revoke" pressed twice (the
+ * token stops at once). Accessible at phone and desktop widths.
+ */
 import { SCIM_TEXT } from "@shared/scim";
 import { createEmployer } from "@test/fixtures";
 import { describe, expect, it } from "vitest";

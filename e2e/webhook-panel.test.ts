@@ -1,3 +1,8 @@
+/**
+ * The employer dashboard's webhook panel (issue 18 N10, issue 19): an endpoint on the operator's own
+ * network (loopback here, allowed by OUTBOUND_ALLOWED_HOSTS) receives the test event; a new URL after a
+ * sign-in older than 15 minutes is refused with a message that says so and a way to sign in again.
+ */
 import { PASSKEY } from "@shared/account";
 import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { createEmployer } from "@test/fixtures";

@@ -14,16 +14,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { buildApp } from "@server/app";
-import { loadConfig } from "@server/config";
 import { type Database, openDatabase } from "@server/db/client";
 import { apiKeys, organisations, users } from "@server/db/schema";
 import { hmac, randomToken } from "@server/lib/crypto";
-import { smtpMailer } from "@server/mail/mailer";
 import { API_KEY_SCOPES } from "@shared/api-keys";
 import { throwawayPostgres } from "@test/helpers";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
+import { benchApp } from "./support/bench-app";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const AUDIT_EVENTS = Number(process.env.AUDIT_EVENTS ?? 50_000);
@@ -45,19 +43,7 @@ if (base) {
 }
 const engine = base ? "PostgreSQL" : "PGlite";
 
-const config = loadConfig({
-  APP_SECRET: randomBytes(32).toString("base64url"),
-  DATA_DIR: dataDir,
-  PUBLIC_URL: "http://localhost:3000",
-  TRUST_PROXY: "127.0.0.1",
-  LOG_LEVEL: "silent",
-});
-const app = await buildApp({
-  config,
-  database,
-  logger: false,
-  mailer: smtpMailer("smtp://127.0.0.1:9", config.mailFrom),
-});
+const { config, app } = await benchApp(database, dataDir);
 const url = await app.listen({ port: 0, host: "127.0.0.1" });
 
 function run(opts: autocannon.Options): Promise<autocannon.Result> {

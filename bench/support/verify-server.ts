@@ -5,18 +5,14 @@
  *   BENCH_ENGINE=pglite | postgres   (postgres needs BENCH_DATABASE_URL: a fresh database is made on that server;
  *   with BENCH_POOLER_URL the app's pool reaches it through that PgBouncer)
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildApp } from "@server/app";
-import { loadConfig } from "@server/config";
 import { type Database, openDatabase } from "@server/db/client";
 import { codeHash } from "@server/features/codes/service";
 import { parseWords } from "@server/features/codes/words";
 import { rateLimited } from "@server/lib/errors";
-import { smtpMailer } from "@server/mail/mailer";
 import { CODES_TEXT } from "@shared/codes";
 import { verifyBody } from "@shared/codes-schemas";
 import { IDENTITY_CODE } from "@shared/constants";
@@ -24,6 +20,7 @@ import { MESSAGES } from "@shared/messages";
 import { throwawayPostgres } from "@test/helpers";
 import type { SQL } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
+import { benchApp } from "./bench-app";
 import { naive, seedBench } from "./naive-verify";
 
 const engine = process.env.BENCH_ENGINE === "postgres" ? "postgres" : "pglite";
@@ -46,19 +43,7 @@ if (engine === "postgres") {
   database = await openDatabase({ dataDir: path.join(dataDir, "db") });
 }
 
-const config = loadConfig({
-  APP_SECRET: randomBytes(32).toString("base64url"),
-  DATA_DIR: dataDir,
-  PUBLIC_URL: "http://localhost:3000",
-  TRUST_PROXY: "127.0.0.1",
-  LOG_LEVEL: "silent",
-});
-const app = await buildApp({
-  config,
-  database,
-  logger: false,
-  mailer: smtpMailer("smtp://127.0.0.1:9", config.mailFrom),
-});
+const { config, app } = await benchApp(database, dataDir);
 
 /**
  * The baselines: what a naive server would do for the same request (bench/support/naive-verify.ts), as

@@ -1,4 +1,5 @@
 import type { Db } from "@server/db/client";
+import { type FeedRead, feedPage } from "@server/lib/paging";
 import type { AuditFeedItem } from "@shared/api-keys";
 import { sql } from "drizzle-orm";
 import { checkpointAudit } from "./chain";
@@ -21,7 +22,7 @@ export async function auditFeed(
     sql`select exists (select 1 from audit_log where position is null) as waiting`,
   );
   if (waiting?.waiting) await checkpointAudit(deps);
-  const [page] = await deps.db.rows<{ items: FeedRow[] | string; head: number | null }>(sql`
+  const [page] = await deps.db.rows<NonNullable<FeedRead<FeedRow>>>(sql`
     with page as (
       select id, at, action, actor_email, target, outcome, detail, position from audit_log
       where organisation_id = ${p.organisationId}::int and position > ${p.after}::bigint
@@ -29,7 +30,15 @@ export async function auditFeed(
     )
     select (select coalesce(json_agg(page order by position), '[]'::json) from page) as items,
       (select max(position) from audit_log) as head`);
-  return feedPage(page, p);
+  return feedPage(page, p, (r) => ({
+    id: Number(r.id),
+    at: new Date(r.at).toISOString(),
+    action: r.action,
+    actor: r.actor_email,
+    target: r.target,
+    outcome: r.outcome,
+    detail: r.detail,
+  }));
 }
 
 type FeedRow = {
@@ -42,29 +51,3 @@ type FeedRow = {
   detail: Record<string, unknown> | null;
   position: number;
 };
-
-/**
- * The page and its `next`: the last item's position; when the page is not full, the newest position of
- * the whole log read in the same statement (every position up to it was visible to it), so a quiet
- * organisation's cursor does not re-read other organisations' positions.
- */
-function feedPage(
-  page: { items: FeedRow[] | string; head: number | null } | undefined,
-  p: { after: number; limit: number },
-): { items: AuditFeedItem[]; next: string } {
-  const rows: FeedRow[] = typeof page?.items === "string" ? JSON.parse(page.items) : (page?.items ?? []);
-  const last = rows.at(-1);
-  const next = rows.length === p.limit && last ? last.position : Math.max(p.after, Number(page?.head ?? 0));
-  return {
-    items: rows.map((r) => ({
-      id: Number(r.id),
-      at: new Date(r.at).toISOString(),
-      action: r.action,
-      actor: r.actor_email,
-      target: r.target,
-      outcome: r.outcome,
-      detail: r.detail,
-    })),
-    next: String(next),
-  };
-}

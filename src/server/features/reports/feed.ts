@@ -1,4 +1,5 @@
 import type { Db } from "@server/db/client";
+import { type FeedRead, feedPage } from "@server/lib/paging";
 import { sql } from "drizzle-orm";
 
 /** One positioning transaction at a time, in every process (the audit chain's lock is 724013). */
@@ -48,7 +49,7 @@ export async function reportsFeed(db: Db, p: { organisationId: number; after: nu
     sql`select exists (select 1 from call_reports where position is null) as waiting`,
   );
   if (waiting?.waiting) await positionReports(db);
-  const [page] = await db.rows<{ items: FeedRow[] | string; head: number | null }>(sql`
+  const [page] = await db.rows<NonNullable<FeedRead<FeedRow>>>(sql`
     with page as (
       select id, at, site, unverified_origin, caller_number, claimed_name, note, position from call_reports
       where organisation_id = ${p.organisationId}::int and position > ${p.after}::bigint
@@ -56,19 +57,13 @@ export async function reportsFeed(db: Db, p: { organisationId: number; after: nu
     )
     select (select coalesce(json_agg(page order by position), '[]'::json) from page) as items,
       (select max(position) from call_reports) as head`);
-  const rows: FeedRow[] = typeof page?.items === "string" ? JSON.parse(page.items) : (page?.items ?? []);
-  const last = rows.at(-1);
-  const next = rows.length === p.limit && last ? last.position : Math.max(p.after, Number(page?.head ?? 0));
-  return {
-    items: rows.map((r) => ({
-      id: Number(r.id),
-      at: new Date(r.at).toISOString(),
-      site: r.site,
-      unverifiedOrigin: r.unverified_origin,
-      callerNumber: r.caller_number,
-      claimedName: r.claimed_name,
-      note: r.note,
-    })),
-    next: String(next),
-  };
+  return feedPage(page, p, (r) => ({
+    id: Number(r.id),
+    at: new Date(r.at).toISOString(),
+    site: r.site,
+    unverifiedOrigin: r.unverified_origin,
+    callerNumber: r.caller_number,
+    claimedName: r.claimed_name,
+    note: r.note,
+  }));
 }

@@ -3,8 +3,6 @@
 export const SSO = {
   /** a sign-in attempt's state lives this long and is used once */
   stateLifetimeMs: 10 * 60_000,
-  /** saving the connection needs a sign-in this recent */
-  recentSignInMs: 15 * 60_000,
   /** sso/start and sso/callback per client address */
   startsPerIp: { limit: 30, windowMs: 15 * 60_000 },
   callbacksPerIp: { limit: 30, windowMs: 15 * 60_000 },

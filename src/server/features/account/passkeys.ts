@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { type Actor, auditActor, type Deps, signedIn, signedInSession } from "@server/context";
 import { ssoErrors, ssoRequiredFor } from "@server/features/sso";
-import { findAccountUser, signInRefusal, usersErrors } from "@server/features/users";
+import { assertRecentSignIn, findAccountUser, signInRefusal, usersErrors } from "@server/features/users";
 import { sha256 } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import { ACCOUNT_TEXT, deviceLabel, PASSKEY } from "@shared/account";
@@ -17,7 +17,6 @@ import {
 } from "@simplewebauthn/server";
 import { accountErrors } from "./errors";
 import { passkeyAddedMail } from "./mails";
-import { assertRecentSignIn } from "./recent-sign-in";
 import {
   type ChallengePurpose,
   challengeRefusal,

@@ -1,7 +1,6 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
-import { assertRecentSignIn } from "@server/features/account";
 import { organisationFor } from "@server/features/organisations";
-import { employerEmails, findUserById } from "@server/features/users";
+import { assertRecentSignIn, employerEmails, findUserById } from "@server/features/users";
 import { hmac, randomToken, safeEqual } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import type { Mail } from "@server/mail/mailer";

@@ -1,7 +1,6 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
-import { assertRecentSignIn } from "@server/features/account";
 import { organisationFor } from "@server/features/organisations";
-import { employerEmails } from "@server/features/users";
+import { assertRecentSignIn, employerEmails } from "@server/features/users";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { paths } from "@shared/paths";
 import { SCIM_PATH, SCIM_TEXT, type ScimStatus } from "@shared/scim";

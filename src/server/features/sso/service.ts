@@ -5,7 +5,7 @@ import { sealFor, unsealFor } from "@server/lib/crypto";
 import { compose } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { paths } from "@shared/paths";
-import { SSO, SSO_TEXT, type SsoAnswer, type SsoBody } from "@shared/sso";
+import { SSO_TEXT, type SsoAnswer, type SsoBody } from "@shared/sso";
 import { ssoErrors } from "./errors";
 import { checkIssuer } from "./provider";
 import * as repo from "./repository";
@@ -37,20 +37,6 @@ export async function getConnection(deps: Deps, actor: Actor, input: { organisat
   if (organisationId === null) return null;
   const row = await repo.findConnection(deps.db, organisationId);
   return row ? answer(deps, row) : null;
-}
-
-/** Changing who can vouch for the organisation needs a sign-in within the last 15 minutes. */
-async function assertRecentSignIn(deps: Deps, actor: Actor, sessionHash: string | null, action: string) {
-  const started = sessionHash ? await users.sessionStartedAt(deps.db, sessionHash) : undefined;
-  if (!started || deps.clock.now().getTime() - started.getTime() > SSO.recentSignInMs) {
-    await deps.audit.record({
-      ...auditActor(actor),
-      action: action as typeof AUDIT_ACTIONS.saveSso,
-      outcome: "denied",
-      detail: { reason: "sign-in not recent" },
-    });
-    throw ssoErrors.recentSignInRequired();
-  }
 }
 
 /** The issuer as typed: an absolute http(s) URL without credentials, query or fragment. */
@@ -98,7 +84,10 @@ export async function saveConnection(
   const organisationId = user.organisationId;
   if (organisationId === null) throw organisationsErrors.noOrganisation();
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.saveSso, organisationId };
-  await assertRecentSignIn(deps, actor, input.sessionHash, AUDIT_ACTIONS.saveSso);
+  await users.assertRecentSignIn(deps, actor, input.sessionHash, {
+    action: AUDIT_ACTIONS.saveSso,
+    error: ssoErrors.recentSignInRequired,
+  });
 
   checkedIssuerUrl(input.issuer);
   const existing = await repo.findConnection(deps.db, organisationId);
@@ -168,7 +157,10 @@ export async function removeConnection(deps: Deps, actor: Actor, input: { sessio
   const user = signedIn(actor);
   const organisationId = user.organisationId;
   if (organisationId === null) throw organisationsErrors.noOrganisation();
-  await assertRecentSignIn(deps, actor, input.sessionHash, AUDIT_ACTIONS.removeSso);
+  await users.assertRecentSignIn(deps, actor, input.sessionHash, {
+    action: AUDIT_ACTIONS.removeSso,
+    error: ssoErrors.recentSignInRequired,
+  });
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.removeSso, organisationId };
   const gone = await deps.db.transaction(async (tx) => {
     const gone = await repo.deleteConnection(tx, organisationId);

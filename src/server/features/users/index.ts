@@ -2,6 +2,7 @@
 
 export { ensureAdmin } from "./admin-accounts";
 export { usersErrors } from "./errors";
+export { assertRecentSignIn } from "./recent-sign-in";
 export * from "./repository";
 export * from "./service";
 export { endSession, startSession } from "./session";

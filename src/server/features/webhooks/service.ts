@@ -1,6 +1,6 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
-import { assertRecentSignIn } from "@server/features/account";
 import { organisationFor } from "@server/features/organisations";
+import { assertRecentSignIn } from "@server/features/users";
 import { seal, unseal } from "@server/lib/crypto";
 import { checkOutboundUrl, OUTBOUND_TEXT, OutboundError } from "@server/lib/outbound";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";

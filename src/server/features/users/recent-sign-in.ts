@@ -1,12 +1,13 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
-import { sessionStartedAt } from "@server/features/users";
 import type { HttpError } from "@server/lib/errors";
 import { PASSKEY } from "@shared/account";
 import type { AuditAction } from "@shared/audit-actions";
+import { sessionStartedAt } from "./repository";
 
 /**
  * A session that started long ago may have been left open or stolen: a sensitive change (adding a
- * passkey, pointing the organisation's webhook elsewhere) needs a sign-in within the last 15 minutes.
+ * passkey, pointing the organisation's webhook elsewhere, single sign-on, a SCIM token, an API key) needs a
+ * sign-in within the last 15 minutes.
  * Otherwise the refusal is audited under `refusal.action` and `refusal.error()` (a 403) is thrown.
  */
 export async function assertRecentSignIn(

@@ -41,7 +41,24 @@ ${loaderSnippet(
   UI_TIMING.widgetLoadDelayMs,
   Object.fromEntries(LANGUAGES.map((l) => [l, CATALOGUES[l].loader.loadFailed])),
 )}</body></html>`;
+  // A page that changes the widget's language as /in-a-call does: the French tag is removed before it
+  // has run, and a Spanish one takes its place.
+  const replacedPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Banque A</title></head>
+<body><div id="callproof-widget"></div><script>
+function tag(lang) {
+  var s = document.createElement("script");
+  s.src = ${JSON.stringify(`${productUrl}/widget.js`)};
+  s.async = true;
+  s.setAttribute("data-target", "#callproof-widget");
+  s.setAttribute("data-lang", lang);
+  document.head.appendChild(s);
+  return s;
+}
+tag("fr").remove();
+tag("es");
+</script></body></html>`;
   const routes: Record<string, string> = {
+    "/replaced": replacedPage,
     "/fr": page("en", 'data-lang="fr"'),
     "/es": page("es-ES", ""),
     // the /download loader, pointed at a product that does not answer (port 9: nothing listens)
@@ -131,6 +148,14 @@ describe("the customer's language", () => {
     await page.getByLabel(es.label).fill("uno dos");
     await page.getByLabel(es.label).press("Enter");
     await expect.poll(() => page.getByRole("status").first().textContent()).toBe(es.threeWords);
+  });
+
+  it("a widget tag removed before it ran mounts nothing: the tag that replaced it speaks", async () => {
+    const page = await newPage();
+    await page.goto(`${siteUrl}/replaced`);
+    await page.getByLabel(es.label).waitFor();
+    expect(await page.locator("[data-callproof-widget]").count()).toBe(1);
+    expect(await page.getByLabel(fr.label).count()).toBe(0);
   });
 
   it("the /download loader says it could not load the widget in the page's language", async () => {

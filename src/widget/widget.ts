@@ -258,6 +258,9 @@ async function textsIn(api: string, language: Language): Promise<WidgetTexts> {
 function start(script: HTMLScriptElement) {
   const api = new URL(script.src, document.baseURI).origin;
   const language = languageOf(script);
+  // A loader that removed its tag before it ran (a page changing the widget's language) wants nothing
+  // from it: a removed async script still runs, and would take the place of the one that replaced it.
+  if (!script.isConnected) return;
   const place = targetOf(script);
   // A named target that is not on the page (any more): mount nowhere rather than somewhere unexpected.
   if (script.hasAttribute("data-target") && !place) return;

@@ -18,9 +18,13 @@ const OTHER_LANGUAGES: Record<Exclude<Language, "en">, () => Promise<Catalogue>>
   cs: () => import("@shared/i18n/cs"),
 };
 
-/** The asked language's catalogue once it is there (English meanwhile, and if it cannot load). */
-function useCatalogue(asked: Language): { language: Language; catalogue: Catalogue } {
-  const [shown, setShown] = useState<{ language: Language; catalogue: Catalogue }>({
+/**
+ * The asked language's catalogue once it is there (English meanwhile, and if it cannot load); `settled`
+ * once the asked language is shown or has failed, so that the widget loads once, in the right language.
+ */
+function useCatalogue(asked: Language): { language: Language; catalogue: Catalogue; settled: boolean } {
+  const [shown, setShown] = useState<{ asked: Language; language: Language; catalogue: Catalogue }>({
+    asked: DEFAULT_LANGUAGE,
     language: DEFAULT_LANGUAGE,
     catalogue: english,
   });
@@ -28,13 +32,13 @@ function useCatalogue(asked: Language): { language: Language; catalogue: Catalog
     let live = true;
     const load = asked === "en" ? Promise.resolve(english) : OTHER_LANGUAGES[asked]();
     load
-      .then((catalogue) => live && setShown({ language: asked, catalogue }))
-      .catch(() => live && setShown({ language: DEFAULT_LANGUAGE, catalogue: english }));
+      .then((catalogue) => live && setShown({ asked, language: asked, catalogue }))
+      .catch(() => live && setShown({ asked, language: DEFAULT_LANGUAGE, catalogue: english }));
     return () => {
       live = false;
     };
   }, [asked]);
-  return shown;
+  return { language: shown.language, catalogue: shown.catalogue, settled: shown.asked === asked };
 }
 
 /**
@@ -44,7 +48,7 @@ function useCatalogue(asked: Language): { language: Language; catalogue: Catalog
  */
 export function InACallPage() {
   const [params] = useSearchParams();
-  const { language, catalogue } = useCatalogue(pickLanguage([params.get("lang")]) ?? DEFAULT_LANGUAGE);
+  const { language, catalogue, settled } = useCatalogue(pickLanguage([params.get("lang")]) ?? DEFAULT_LANGUAGE);
   const texts = catalogue.inACall;
   const failureText = catalogue.loader.loadFailed;
 
@@ -59,6 +63,7 @@ export function InACallPage() {
   }, [language]);
 
   useEffect(() => {
+    if (!settled) return;
     // The app's CSP allows scripts from this site only: the same loader as the /download snippet injects /widget.js.
     const stop = loadCallProofWidget({
       src: `${window.location.origin}/widget.js`,
@@ -73,7 +78,7 @@ export function InACallPage() {
       // the widget of the previous language goes with it
       document.getElementById(WIDGET_DEFAULT_TARGET_ID)?.replaceChildren();
     };
-  }, [language, failureText]);
+  }, [settled, language, failureText]);
 
   return (
     <div lang={language}>

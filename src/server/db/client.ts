@@ -68,9 +68,18 @@ function normalised<T>(rows: Record<string, unknown>[], fields: readonly Field[]
   return rows as T[];
 }
 
-/** A statement's name: its label plus a digest of its text, so a changed text is prepared afresh. */
+/**
+ * A statement's name: its label plus a digest of its text, so a changed text is prepared afresh. A
+ * label's text is the same from call to call, so its last digest is kept (comparing the text is far
+ * cheaper than hashing it again on every look-up).
+ */
+const lastNames = new Map<string, { text: string; name: string }>();
 function statementName(label: string, text: string) {
-  return `${label}_${createHash("sha256").update(text).digest("hex").slice(0, 12)}`;
+  const last = lastNames.get(label);
+  if (last?.text === text) return last.name;
+  const name = `${label}_${createHash("sha256").update(text).digest("hex").slice(0, 12)}`;
+  lastNames.set(label, { text, name });
+  return name;
 }
 
 /**

@@ -60,3 +60,38 @@ it("of several candidate hashes, finds and consumes the live code, whichever com
     expect(again).toMatchObject({ allowed: true, candidate: false });
   }
 });
+
+/**
+ * Two live codes of two organisations may both be candidates of one typed code (words that two lists
+ * spell differently after folding). On one organisation's site, its own code verifies, whichever of the
+ * two the database meets first: the other organisation's code must not make it a "wrong site" guess.
+ */
+it("of two live candidate codes of two organisations, verifies the one of the site it is typed on", async () => {
+  const a = await createOrganisation(t);
+  const b = await createOrganisation(t);
+  const alice = await createUser(t, { organisationId: a.id });
+  const bob = await createUser(t, { organisationId: b.id });
+  const hashOf = (words: string[]) => codeHash(t.config.appSecret, words);
+  const aliceWords = drawWords();
+  const bobWords = drawWords();
+  await storeCode(t, alice.id, aliceWords);
+  await storeCode(t, bob.id, bobWords);
+  const onB = {
+    now: t.clock.now(),
+    scope: [b.domain],
+    origin: `https://${b.domain}`,
+    originHost: b.domain,
+    ip: "192.0.2.1",
+  };
+  for (const codeHashes of [
+    [hashOf(aliceWords), hashOf(bobWords)],
+    [hashOf(bobWords), hashOf(aliceWords)],
+  ]) {
+    const first = await lookUpCode(t.database.db, { ...onB, codeHashes, limit, networkLimit: null });
+    expect(first).toMatchObject({ allowed: true, candidate: true });
+  }
+  const row = await consumeCode(t.database.db, { ...onB, codeHashes: [hashOf(aliceWords), hashOf(bobWords)] });
+  expect(row).toMatchObject({ verified: true, company_name: b.companyName });
+  const stillLive = await t.database.db.select().from(identityCodes).where(eq(identityCodes.userId, alice.id));
+  expect(stillLive[0]?.usedAt).toBeNull();
+});

@@ -98,7 +98,8 @@ function scopeParams(scope: SiteScope) {
  * The first step of every look-up, one statement: counts the client's rate-limit hit and finds the
  * code, without changing it. A look-up that cannot verify (refused, unknown, used, expired, owner
  * inactive, wrong site) is audited here (origin, IP, outcome, reason, code id; never the words) and
- * this is all it costs; `candidate` is true only when the code looked consumable, and then
+ * this is all it costs; `candidate` is true only when the code looked consumable (or two live codes
+ * matched: which one the customer heard may depend on the site), and then
  * `consumeCode` does the rest. Keeping the common, failing case to this small statement is what
  * makes the look-up cheaper than a naive server's three (bench/README.md).
  */
@@ -120,14 +121,19 @@ export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimi
           case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
         from client left join network on true
       ),
-      -- at most one code of the candidates, a live one first (the second branch runs only if the first
-      -- found none). Each LIMIT 1 keeps the plan's estimate the same whatever the parameters, so the
-      -- prepared statement keeps its generic plan instead of being planned afresh on every call.
-      ic as (
-        (select id, user_id, expires_at, used_at from identity_codes
+      -- the live codes among the candidates: two are possible (readings in two languages),
+      -- and then this statement does not judge (the site may be the other one's): consumeCode does
+      live as (
+        select id, user_id, expires_at, used_at from identity_codes
           where code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
             and used_at is null and expires_at > ${now}::timestamptz
-          limit 1)
+          limit 2
+      ),
+      -- at most one code of the candidates, a live one first (the second branch runs only if the first
+      -- found none). Each LIMIT keeps the plan's estimate the same whatever the parameters, so the
+      -- prepared statement keeps its generic plan instead of being planned afresh on every call.
+      ic as (
+        (select id, user_id, expires_at, used_at from live limit 1)
         union all
         (select id, user_id, expires_at, used_at from identity_codes
           where code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
@@ -142,6 +148,7 @@ export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimi
         select rl.allowed, rl.oldest, rl.refused, c.id, c.user_id, c.organisation_id,
           case
             when not rl.allowed then 'rate-limited'
+            when (select count(*) from live) > 1 then null
             when c.id is null then 'unknown'
             when c.used_at is not null then 'used'
             when c.expires_at <= ${now}::timestamptz then 'expired'

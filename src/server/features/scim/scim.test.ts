@@ -187,6 +187,14 @@ describe("the SCIM API's door", () => {
     const groups = await scim.get("/Groups");
     expect(groups.statusCode).toBe(404);
     expect(groups.json().schemas).toEqual(["urn:ietf:params:scim:api:messages:2.0:Error"]);
+    // A client pushing groups (Okta's "Push Groups", Entra's group provisioning) gets the same SCIM 404.
+    const pushed = await scim.post("/Groups", {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+      displayName: "Support",
+      members: [],
+    });
+    expect(pushed.statusCode).toBe(404);
+    expect(pushed.json().schemas).toEqual(["urn:ietf:params:scim:api:messages:2.0:Error"]);
   });
 });
 

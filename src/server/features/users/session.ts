@@ -78,9 +78,19 @@ export default fp(
     });
     app.decorateReply("csrfIssued", false);
 
+    /**
+     * Sessions and CSRF are for the routes that use them: not the widget's, not those that take a bearer
+     * token (SCIM, /api/v1), and not a path no route matches, whose 404 changes nothing (a SCIM client's
+     * POST to /Groups gets SCIM's 404, not a CSRF refusal it cannot understand).
+     */
+    const sessionless = (request: FastifyRequest) =>
+      !isApiRequest(request) ||
+      !request.routeOptions.url ||
+      Boolean(request.routeOptions.config?.widget || request.routeOptions.config?.bearer);
+
     app.addHook("onRequest", async (request, reply) => {
       request.clientKey = ipKey(request.ip);
-      if (!isApiRequest(request) || request.routeOptions.config?.widget || request.routeOptions.config?.bearer) return;
+      if (sessionless(request)) return;
       const token = request.cookies[sessionCookieName(config.secureCookies)];
       // The session cookie is gone (expired in the browser) but the hint stayed: clear the hint.
       if (!token && request.cookies[SIGNED_IN_HINT]) clearSessionCookie(request, reply);
@@ -115,7 +125,7 @@ export default fp(
     });
 
     app.addHook("onSend", async (request, reply) => {
-      if (!isApiRequest(request) || request.routeOptions.config?.widget || request.routeOptions.config?.bearer) return;
+      if (sessionless(request)) return;
       if (!request.csrfCookieValid && !reply.csrfIssued) issueCsrfCookie(request, reply, request.sessionHash);
     });
   },

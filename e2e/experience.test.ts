@@ -94,7 +94,9 @@ describe("every screen", () => {
     expect(errors).toEqual([]);
   });
 
-  it("signed-in pages of each role, the sign-up dialogs and the widget", async () => {
+  // Every signed-in page of three roles at every width, with axe: about 50 s on a 2-core machine running
+  // the rest of the suite, so it gets twice that rather than the project's 90 s.
+  it("signed-in pages of each role, the sign-up dialogs and the widget", { timeout: 180_000 }, async () => {
     const problems: string[] = [];
     const visit = async (page: Page, route: string) => {
       await page.goto(route);

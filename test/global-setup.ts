@@ -33,6 +33,18 @@ export default async function setup(project: TestProject) {
     await database.close();
     project.provide("postgresTemplate", name);
     return async () => {
+      // The test databases made from it (test/helpers.ts names them after it), kept for reuse until now.
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ datname: string }>(
+          "select datname from pg_database where starts_with(datname, $1)",
+          [`${name}_`],
+        );
+        for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
+      } finally {
+        await client.end();
+      }
       await onServer(base, `drop database if exists ${name} with (force)`);
     };
   }

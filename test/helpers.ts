@@ -34,25 +34,26 @@ let template: Promise<PGlite> | undefined;
  */
 export async function throwawayPostgres(baseUrl: string, prefix = "cp_test", template?: string) {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
-  /** Runs statements one by one on one connection (CREATE DATABASE cannot share a statement). */
-  const run = async (...statements: string[]) => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      for (const statement of statements) await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
   // From a migrated template, one at a time: a template must have no other user while it is copied.
   if (template) {
-    await run("select pg_advisory_lock(724012)", `create database ${name} template ${template}`);
+    await onPostgres(baseUrl, "select pg_advisory_lock(724012)", `create database ${name} template ${template}`);
   } else {
-    await run(`create database ${name}`);
+    await onPostgres(baseUrl, `create database ${name}`);
   }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+  return { url: url.toString(), drop: () => onPostgres(baseUrl, `drop database if exists ${name} with (force)`) };
+}
+
+/** Runs statements one by one on one connection to `url` (CREATE DATABASE cannot share a statement). */
+async function onPostgres(url: string, ...statements: string[]) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
 
 /** What the vitest global set-up provides (test/global-setup.ts), or nothing outside vitest. */
@@ -119,6 +120,49 @@ async function emptied(pglite: PGlite): Promise<boolean> {
 }
 
 /**
+ * PostgreSQL databases a finished test left, emptied, for this worker's next test: creating one from the
+ * template and dropping it (a checkpoint) for each test cost 0.5-2 s of the PostgreSQL projects' tests.
+ * They are named after the template, whose global teardown drops them (test/global-setup.ts).
+ */
+const idlePostgres: Array<{ url: string; drop(): Promise<void> }> = [];
+/** The migrated shape, read off this worker's first new database before its test. */
+let postgresShape: Promise<string> | undefined;
+
+async function postgresShapeOf(client: pg.Client): Promise<string> {
+  return (await client.query<{ shape: string }>(SHAPE_SQL)).rows[0]?.shape ?? "";
+}
+
+async function postgresShapeAt(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await postgresShapeOf(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** As `emptied` for PGlite: true when the database is again as the migrations made it, and empty. */
+async function emptiedPostgres(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    if ((await postgresShapeOf(client)) !== (await postgresShape)) return false;
+    const { rows } = await client.query<{ t: string }>(
+      "select quote_ident(tablename) as t from pg_tables where schemaname = 'public'",
+    );
+    // A connection a test left in a transaction must not hold the reset up: then the database is dropped.
+    await client.query(`set lock_timeout = '5s'; set session_replication_role = replica;
+      truncate ${rows.map((r) => r.t).join(", ")} restart identity cascade`);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
  * The project "integration (pgbouncer)" (TEST_VIA_POOLER) reaches a test's database through the
  * transaction-mode PgBouncer at TEST_POOLER_URL, whose `* = host=… port=…` entry forwards any database
  * name to TEST_DATABASE_URL's server, and keeps the server itself as the direct URL (LISTEN, migrations).
@@ -153,13 +197,20 @@ export async function freshDatabase(): Promise<
   if (process.env.TEST_DB === "postgres") {
     const base = process.env.TEST_DATABASE_URL;
     if (!base) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
-    const scratch = await throwawayPostgres(base, "cp_test", provided("postgresTemplate"));
+    const template = provided("postgresTemplate");
+    const scratch = idlePostgres.pop() ?? (await throwawayPostgres(base, template ?? "cp_test", template));
+    postgresShape ??= postgresShapeAt(scratch.url);
+    await postgresShape;
     const urls = viaPooler(scratch.url);
     const database = await openDatabase(urls);
-    const close = async () => {
-      await database.close();
-      await scratch.drop();
-    };
+    let closing: Promise<void> | undefined;
+    // Closed once, however often: then emptied for this worker's next test, or dropped if a test changed it.
+    const close = () =>
+      (closing ??= (async () => {
+        await database.close();
+        if (template && (await emptiedPostgres(scratch.url))) idlePostgres.push(scratch);
+        else await scratch.drop();
+      })());
     return { ...database, url: urls.databaseUrl, directUrl: urls.directUrl, close, release: close };
   }
   const pglite = idlePglites.pop() ?? (await newPglite());

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build as esbuild } from "esbuild";
 import { build as viteBuild } from "vite";
+import { migratedPglite } from "../src/server/db/client";
 import { FIRST_LOAD_BUDGET_BYTES, firstLoad } from "./first-load";
 
 /**
@@ -81,6 +82,15 @@ await esbuild({
   logLevel: "warning",
 });
 cpSync(path.join(root, "src/server/db/migrations"), path.join(serverOut, "migrations"), { recursive: true });
+
+// The embedded database's seed (src/server/db/client.ts, PGLITE_SEED): PGlite's initdb and every migration,
+// done once here instead of at each new data directory's first start.
+const seed = await migratedPglite();
+writeFileSync(
+  path.join(serverOut, "pglite-seed.tar.gz"),
+  Buffer.from(await (await seed.dumpDataDir("gzip")).arrayBuffer()),
+);
+await seed.close();
 
 let raw = 0;
 let brotli = 0;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -50,6 +50,12 @@ export type Database = {
 };
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+/**
+ * A migrated, empty PGlite data directory as a tarball, written by the build beside the bundled server
+ * (dist/server; there is none when running from the sources): a new data directory is loaded from it
+ * instead of running PostgreSQL's initdb in WebAssembly, which was most of a first start (bench/README.md).
+ */
+export const PGLITE_SEED = path.join(path.dirname(fileURLToPath(import.meta.url)), "pglite-seed.tar.gz");
 
 const dialect = new PgDialect();
 type Param = string | number | boolean | null;
@@ -238,6 +244,22 @@ function pgliteNotifications(pglite: PGlite): Notifications {
   };
 }
 
+/**
+ * PGlite on `dir`: a new (empty) data directory starts from the build's seed when there is one; a seed
+ * PGlite cannot load (one from another PGlite version) is left aside for initdb, as without a seed.
+ */
+async function createPglite(dir: string): Promise<PGlite> {
+  const fresh = !dir.startsWith("memory://") && readdirSync(dir).length === 0;
+  if (fresh && existsSync(PGLITE_SEED)) {
+    try {
+      return await PGlite.create(dir, { loadDataDir: new Blob([readFileSync(PGLITE_SEED)]) });
+    } catch {
+      for (const entry of readdirSync(dir)) rmSync(path.join(dir, entry), { recursive: true, force: true });
+    }
+  }
+  return PGlite.create(dir);
+}
+
 /** A new in-memory PGlite with every migration applied: tests clone it instead of migrating each time. */
 export async function migratedPglite(): Promise<PGlite> {
   const client = await PGlite.create("memory://");
@@ -318,7 +340,7 @@ export async function openDatabase(opts: {
       mkdirSync(dir, { recursive: true });
       unlock = lockDataDir(dir);
     }
-    client = await PGlite.create(dir).catch((err) => {
+    client = await createPglite(dir).catch((err) => {
       unlock();
       throw damagedDataDir(dir, err);
     });

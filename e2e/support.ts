@@ -92,9 +92,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
   return { ...t, url };
 }
 
-/** The machine's Chromium, headless. */
+let sharedBrowser: Promise<Browser> | undefined;
+
+/**
+ * The machine's Chromium, headless: one per test worker, shared by the files it runs (each test still
+ * gets its own profile, see openPage); launching one per file cost 1-2 s of a core each. It ends with the
+ * worker, and a crashed one is launched again.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return launchChromium();
+  sharedBrowser ??= launchChromium().then((browser) => {
+    browser.on("disconnected", () => {
+      sharedBrowser = undefined;
+    });
+    return browser;
+  });
+  return sharedBrowser;
 }
 
 export const PHONE = { width: 375, height: 800 } as const;
@@ -142,7 +154,8 @@ export function setUpBrowserSuite(env: Record<string, string> = {}): BrowserSuit
   });
 
   afterAll(async () => {
-    await browser?.close();
+    // The browser is the worker's (launchBrowser): the file's profiles closed after each test.
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
     await server?.close();
   });
 

@@ -312,8 +312,10 @@ export const GOOD_PASSWORD = "Correct-Horse-42";
  */
 const passwordHashes = new Map<string, Promise<string>>();
 function testPasswordHash(password: string) {
-  let hash = passwordHashes.get(password);
-  if (!hash) passwordHashes.set(password, (hash = hashPassword(password)));
+  const known = passwordHashes.get(password);
+  if (known) return known;
+  const hash = hashPassword(password);
+  passwordHashes.set(password, hash);
   return hash;
 }
 

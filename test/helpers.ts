@@ -142,23 +142,41 @@ async function postgresShapeAt(url: string): Promise<string> {
   }
 }
 
+/** A connection per reused database for resetting it, kept open between its tests (connecting took 20 ms). */
+const resetClients = new Map<string, Promise<pg.Client>>();
+
 /** As `emptied` for PGlite: true when the database is again as the migrations made it, and empty. */
 async function emptiedPostgres(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
+  let connecting = resetClients.get(url);
+  if (!connecting) {
+    const client = new pg.Client({ connectionString: url });
+    // Dropped with its database at the end (the teardown's DROP … WITH (FORCE)): nothing to report then.
+    client.on("error", () => resetClients.delete(url));
+    connecting = client.connect().then(() => client);
+    resetClients.set(url, connecting);
+  }
   try {
-    await client.connect();
+    const client = await connecting;
     if ((await postgresShapeOf(client)) !== (await postgresShape)) return false;
-    const { rows } = await client.query<{ t: string }>(
-      "select quote_ident(tablename) as t from pg_tables where schemaname = 'public'",
-    );
-    // A connection a test left in a transaction must not hold the reset up: then the database is dropped.
+    const { rows } = await client.query<{ tables: string[]; sequences: string[] }>(`select
+      array(select quote_ident(tablename) from pg_tables where schemaname = 'public') as tables,
+      array(select quote_ident(sequencename) from pg_sequences where schemaname = 'public') as sequences`);
+    const { tables = [], sequences = [] } = rows[0] ?? {};
+    // DELETE and VACUUM, not TRUNCATE: truncating every table (new files, synced at commit) took 150-210 ms,
+    // these 11 ms. VACUUM cuts the emptied tables back to no pages, so rows come back in insertion order as
+    // in a new table. Replica mode: the append-only log's triggers and the foreign keys' do not fire. A
+    // connection a test left in a transaction must not hold the reset up: then the database is dropped.
     await client.query(`set lock_timeout = '5s'; set session_replication_role = replica;
-      truncate ${rows.map((r) => r.t).join(", ")} restart identity cascade`);
+      ${tables.map((t) => `delete from ${t};`).join(" ")}
+      ${sequences.map((q) => `select setval('${q}', 1, false);`).join(" ")}
+      set session_replication_role = default;`);
+    await client.query(`vacuum ${tables.join(", ")}`);
     return true;
   } catch {
+    const client = await connecting.catch(() => null);
+    resetClients.delete(url);
+    await client?.end().catch(() => {});
     return false;
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 

@@ -421,9 +421,9 @@ describe("POST /api/verify", () => {
     }
     expect(seen.size).toBe(1);
     expect(await counters(t, user.id)).toEqual({ generated: 3, verified: 1 });
-    const reasons = (await t.database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify"))).map(
-      (a) => a.detail?.reason,
-    );
+    const reasons = (
+      await t.database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify")).orderBy(auditLog.id)
+    ).map((a) => a.detail?.reason);
     expect(reasons).toEqual(["verified", "unknown", "unknown", "used", "expired", "owner-inactive", "wrong-site"]);
   });
 

@@ -1,5 +1,6 @@
 import type { Database } from "@server/db/client";
 import { CODES_TEXT, type CodeStatus } from "@shared/codes";
+import { openEventStream } from "@test/event-stream";
 import { generate, signedInEmployee, verify } from "@test/fixtures";
 import { buildTestApp, openAgain, type TestApp } from "@test/helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -12,56 +13,9 @@ afterEach(async () => {
   await t?.close();
 });
 
-type Event = { event: string; data: CodeStatus; at: number };
-
 /** Opens a code's event stream over real HTTP with a browser's cookies and collects its events. */
-async function openStream(base: string, id: number, cookie: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${base}/api/codes/${id}/events`, { headers: { cookie }, signal: controller.signal });
-  const events: Event[] = [];
-  const waiters: Array<() => void> = [];
-  let ended = false;
-  const reading = (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let cut = buffer.indexOf("\n\n");
-        while (cut >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data) events.push({ event, data: JSON.parse(data), at: performance.now() });
-          for (const w of waiters.splice(0)) w();
-          cut = buffer.indexOf("\n\n");
-        }
-      }
-    } catch {
-      // aborted
-    }
-    ended = true;
-    for (const w of waiters.splice(0)) w();
-  })();
-  return {
-    res,
-    events,
-    get ended() {
-      return ended;
-    },
-    /** Waits until an event of that name came (or the stream ended). */
-    async next(name: string) {
-      while (!events.some((e) => e.event === name) && !ended) await new Promise<void>((r) => waiters.push(r));
-      return events.find((e) => e.event === name);
-    },
-    async close() {
-      controller.abort();
-      await reading;
-    },
-  };
+function openStream(base: string, id: number, cookie: string) {
+  return openEventStream<CodeStatus>(`${base}/api/codes/${id}/events`, { cookie });
 }
 
 describe("GET /api/codes/:id", () => {

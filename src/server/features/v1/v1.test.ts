@@ -6,6 +6,7 @@ import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import type { CodeStatus } from "@shared/codes";
 import { IDENTITY_CODE } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
+import { openEventStream } from "@test/event-stream";
 import { auditRows, createEmployee, createEmployer, freshIp, storeCode, TRUST_PROXY_ENV, verify } from "@test/fixtures";
 import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
 import { desc, eq, inArray } from "drizzle-orm";
@@ -212,7 +213,7 @@ describe("POST /api/v1/codes", () => {
     await stream.next("live");
     const looked = await verify(t, code.words.join(" "), { origin: `https://${org.domain}` });
     expect(looked.json()).toMatchObject({ verified: true });
-    const verified = await stream.next("verified");
+    const verified = (await stream.next("verified"))?.data;
     expect(verified).toMatchObject({ id: code.id, status: "verified", site: org.domain });
     await stream.close();
     expect((await call(org.key, "GET", `/api/v1/codes/${code.id}`)).json()).toMatchObject({
@@ -417,46 +418,9 @@ async function storedCodeId(userId: number): Promise<number> {
 
 /** Opens a code's event stream over real HTTP with the key and collects its events. */
 async function openStream(key: string, id: number) {
-  const controller = new AbortController();
-  const res = await fetch(`${t.url}/api/v1/codes/${id}/events`, {
-    headers: { authorization: `Bearer ${key}` },
-    signal: controller.signal,
+  const stream = await openEventStream<CodeStatus>(`${t.url}/api/v1/codes/${id}/events`, {
+    authorization: `Bearer ${key}`,
   });
-  expect(res.status).toBe(200);
-  const events: { event: string; data: CodeStatus }[] = [];
-  const waiters: Array<() => void> = [];
-  let ended = false;
-  const reading = (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data) events.push({ event, data: JSON.parse(data) });
-          for (const w of waiters.splice(0)) w();
-        }
-      }
-    } catch {
-      // aborted
-    }
-    ended = true;
-    for (const w of waiters.splice(0)) w();
-  })();
-  return {
-    async next(name: string) {
-      while (!events.some((e) => e.event === name) && !ended) await new Promise<void>((r) => waiters.push(r));
-      return events.find((e) => e.event === name)?.data;
-    },
-    async close() {
-      controller.abort();
-      await reading;
-    },
-  };
+  expect(stream.res.status).toBe(200);
+  return stream;
 }

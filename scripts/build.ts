@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build as esbuild } from "esbuild";
 import { build as viteBuild } from "vite";
-import { migratedPglite } from "../src/server/db/client";
 import { FIRST_LOAD_BUDGET_BYTES, firstLoad } from "./first-load";
+import { pgliteSeed } from "./pglite-seed";
 
 /**
  * The production build, into dist/: the web app (Vite) and the widget in dist/web, each text file also
@@ -84,13 +84,8 @@ await esbuild({
 cpSync(path.join(root, "src/server/db/migrations"), path.join(serverOut, "migrations"), { recursive: true });
 
 // The embedded database's seed (src/server/db/client.ts, PGLITE_SEED): PGlite's initdb and every migration,
-// done once here instead of at each new data directory's first start.
-const seed = await migratedPglite();
-writeFileSync(
-  path.join(serverOut, "pglite-seed.tar.gz"),
-  Buffer.from(await (await seed.dumpDataDir("gzip")).arrayBuffer()),
-);
-await seed.close();
+// done once (scripts/pglite-seed.ts) instead of at each new data directory's first start.
+cpSync(await pgliteSeed(), path.join(serverOut, "pglite-seed.tar.gz"));
 
 let raw = 0;
 let brotli = 0;

@@ -248,11 +248,11 @@ function pgliteNotifications(pglite: PGlite): Notifications {
  * PGlite on `dir`: a new (empty) data directory starts from the build's seed when there is one; a seed
  * PGlite cannot load (one from another PGlite version) is left aside for initdb, as without a seed.
  */
-async function createPglite(dir: string): Promise<PGlite> {
+async function createPglite(dir: string, seed: string | null): Promise<PGlite> {
   const fresh = !dir.startsWith("memory://") && readdirSync(dir).length === 0;
-  if (fresh && existsSync(PGLITE_SEED)) {
+  if (fresh && seed && existsSync(seed)) {
     try {
-      return await PGlite.create(dir, { loadDataDir: new Blob([readFileSync(PGLITE_SEED)]) });
+      return await PGlite.create(dir, { loadDataDir: new Blob([readFileSync(seed)]) });
     } catch {
       for (const entry of readdirSync(dir)) rmSync(path.join(dir, entry), { recursive: true, force: true });
     }
@@ -279,6 +279,8 @@ export async function openDatabase(opts: {
   directUrl?: string;
   dataDir?: string;
   pglite?: PGlite;
+  /** the tarball a new PGlite data directory starts from: default the build's (PGLITE_SEED), null none */
+  pgliteSeed?: string | null;
   /** told when the database is open ("database open") and migrated ("migrations"), for the start's timings */
   onStep?: (name: string) => void;
 }): Promise<Database> {
@@ -340,7 +342,7 @@ export async function openDatabase(opts: {
       mkdirSync(dir, { recursive: true });
       unlock = lockDataDir(dir);
     }
-    client = await createPglite(dir).catch((err) => {
+    client = await createPglite(dir, opts.pgliteSeed === undefined ? PGLITE_SEED : opts.pgliteSeed).catch((err) => {
       unlock();
       throw damagedDataDir(dir, err);
     });

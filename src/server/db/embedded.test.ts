@@ -3,11 +3,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { backupEmbedded, restoreEmbedded } from "@server/backup";
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { openDatabase } from "./client";
+import { describe, expect, inject, it } from "vitest";
+import { openDatabase as open } from "./client";
 import { StartError } from "./embedded-lock";
 
 const onPglite = process.env.TEST_DB !== "postgres";
+
+/**
+ * Opens the embedded database on `dataDir`: a new directory starts from the seed the build ships
+ * (scripts/pglite-seed.ts; the global set-up made it), as `npm start` does, not from initdb.
+ */
+const openDatabase = (opts: { dataDir: string }) => open({ ...opts, pgliteSeed: inject("pgliteTemplate") });
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "callproof-embedded-"));
 
 async function emails(dir: string): Promise<string[]> {
@@ -32,6 +38,25 @@ async function addUser(dir: string, email: string) {
 }
 
 describe.skipIf(!onPglite)("the embedded database's directory", () => {
+  it("starts new from the build's seed, migrated and empty; without a seed PGlite can load, by initdb", async () => {
+    const seeded = path.join(tempDir(), "db");
+    expect(await emails(seeded)).toEqual([]);
+    // A seed from another PGlite version (here: not a tarball at all) is set aside, not left half-loaded.
+    const junk = path.join(tempDir(), "seed.tar.gz");
+    writeFileSync(junk, "not a data directory");
+    const dir = path.join(tempDir(), "db");
+    const database = await open({ dataDir: dir, pgliteSeed: junk });
+    try {
+      await database.db.execute(
+        sql`insert into users (email, full_name, password_hash, role, status, created_at)
+            values ('initdb@example.com', 'Seed Test', 'x', 'client', 'active', now())`,
+      );
+    } finally {
+      await database.close();
+    }
+    expect(await emails(dir)).toEqual(["initdb@example.com"]);
+  });
+
   it("is used by one process at a time: a second open stops with a clear message", async () => {
     const dir = path.join(tempDir(), "db");
     const first = await openDatabase({ dataDir: dir });

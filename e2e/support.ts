@@ -63,18 +63,44 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
     .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
 }
 
-/** A TCP port that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether a server could listen on 127.0.0.1:`port` now (0: any port); the port it got. */
+function tryListen(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.on("error", () => resolve(null));
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const got = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(got));
     });
   });
+}
+
+/** Ports handed out by this process, from its own block (see freePort). */
+let handedOut = 0;
+const PORT_BLOCK = 1000;
+
+/**
+ * A TCP port for a server a test starts, free a moment ago. Test workers take it from a block of their
+ * own (VITEST_POOL_ID) below the system's ephemeral range (32768-60999 on Linux), in turn: a port the
+ * kernel gave for the asking was sometimes taken, before the server listened on it, as the local port of
+ * an outgoing connection (EADDRINUSE); no outgoing connection and no other worker takes these. Outside
+ * vitest (the benchmarks), any free port.
+ */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.VITEST_POOL_ID ?? 0);
+  if (!worker) {
+    const port = await tryListen(0);
+    if (!port) throw new Error("no free TCP port");
+    return port;
+  }
+  const base = 20_000 + ((worker - 1) % 12) * PORT_BLOCK;
+  for (let tries = 0; tries < PORT_BLOCK; tries++) {
+    const port = base + (handedOut++ % PORT_BLOCK);
+    if (await tryListen(port)) return port;
+  }
+  throw new Error(`no free TCP port in ${base}-${base + PORT_BLOCK - 1}`);
 }
 
 export type E2eServer = TestApp & { url: string };

@@ -6,21 +6,23 @@ import { migratedPglite, migrationsFolder } from "../src/server/db/client";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** What the seed is made from: the migration files and PGlite's version. */
+/** What the seed is made from: the migration files, and the versions of PGlite and of Drizzle's migrator. */
 function seedKey(): string {
   const hash = createHash("sha256");
   for (const name of readdirSync(migrationsFolder, { recursive: true }).map(String).sort()) {
     const file = path.join(migrationsFolder, name);
     if (statSync(file).isFile()) hash.update(name).update(readFileSync(file));
   }
-  const manifest = path.join(root, "node_modules/@electric-sql/pglite/package.json");
-  hash.update((JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version);
+  for (const name of ["@electric-sql/pglite", "drizzle-orm"]) {
+    const manifest = path.join(root, "node_modules", name, "package.json");
+    hash.update((JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version);
+  }
   return hash.digest("hex").slice(0, 16);
 }
 
 /**
  * The embedded database's seed: PGlite's initdb and every migration, as a gzipped tarball of its data
- * directory. Made once per set of migrations and PGlite version (5-10 s of a core) and kept in
+ * directory. Made once per set of migrations and versions (5-10 s of a core) and kept in
  * node_modules/.cache/callproof: the build copies it beside the server (src/server/db/client.ts,
  * PGLITE_SEED), and the tests load their PGlite databases from it. Returns its path.
  */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { migratedPglite, migrationsFolder } from "../src/server/db/client";
@@ -37,5 +37,9 @@ export async function pgliteSeed(): Promise<string> {
   const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
   writeFileSync(partial, dump);
   renameSync(partial, file);
+  // Seeds of earlier migrations are of no more use.
+  for (const name of readdirSync(path.dirname(file)))
+    if (/^pglite-seed-[0-9a-f]{16}\.tar\.gz$/.test(name) && name !== path.basename(file))
+      rmSync(path.join(path.dirname(file), name), { force: true });
   return file;
 }

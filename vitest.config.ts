@@ -76,6 +76,10 @@ export default defineConfig({
           // The build first (once), then the files two at a time like the other projects.
           globalSetup: ["test/build-once.ts", "test/global-setup.ts"],
           testTimeout: 90_000,
+          // expect.poll waits for the page to reach a state: as long as any Playwright wait here (openPage's
+          // 10 s), not vitest's default 1 s, which a loaded 2-core machine overran (e2e/sites.test.ts saw an
+          // empty Sites list 1 s after sign-in, in a full run).
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

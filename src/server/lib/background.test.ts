@@ -65,4 +65,31 @@ describe("background runner", () => {
     await bg.idle();
     expect(turns).toBe(3);
   });
+
+  it("stop() also waits for the tasks a running turn starts while it waits (claimed work is not dropped)", async () => {
+    const { log } = logger();
+    const bg = background(log);
+    let claimed: () => void = () => {};
+    let inTurn: () => void = () => {};
+    const turnStarted = new Promise<void>((r) => (inTurn = r));
+    const delivered: number[] = [];
+    const job = bg.every("deliveries", 3_600_000, async () => {
+      // the turn is between claiming work and starting it when stop() is called
+      const claim = new Promise<void>((r) => (claimed = r));
+      inTurn();
+      await claim;
+      for (const id of [1, 2]) {
+        bg.run("delivery", async () => {
+          await new Promise((r) => setImmediate(r));
+          delivered.push(id);
+        });
+      }
+    });
+    job.wake();
+    await turnStarted;
+    const stopping = bg.stop();
+    claimed();
+    await stopping;
+    expect(delivered).toEqual([1, 2]);
+  });
 });

@@ -4,7 +4,8 @@ import type { Log } from "@server/context";
  * The one place background work runs: a task started after an answer (a mail, a summary), or a job
  * that runs every N ms. Failures are logged, never thrown into the void; a job never overlaps itself;
  * `idle()` lets tests await the work instead of sleeping; `stop()` ends the jobs on shutdown and waits
- * for what is running.
+ * for what is running, including the tasks that work starts while stop() waits for it (a webhook turn that
+ * has claimed deliveries starts them: dropping them would leave them leased, untried, for a minute).
  */
 export type Background = {
   /** runs `work` now, logging a failure as `what`; the promise is tracked by idle() and stop() */
@@ -21,14 +22,17 @@ export type Background = {
   ): { wake(): void };
   /** resolves once nothing runs or is woken (jobs waiting for their next turn do not count) */
   idle(): Promise<void>;
-  /** stops every job and waits for the running work; run() after stop() is ignored */
+  /** stops every job and waits for the running work and what it starts meanwhile; run() once stop() resolved is ignored */
   stop(): Promise<void>;
 };
 
 export function background(log: Log): Background {
   const running = new Set<Promise<unknown>>();
   const timers = new Set<NodeJS.Timeout>();
+  /** stop() was called: no new job turns */
   let stopped = false;
+  /** stop() resolved: nothing runs any more */
+  let closed = false;
 
   const track = (what: string, work: () => Promise<unknown>): Promise<unknown> => {
     const p = Promise.resolve()
@@ -41,7 +45,7 @@ export function background(log: Log): Background {
 
   return {
     run(what, work) {
-      if (stopped) return;
+      if (closed) return;
       void track(what, work);
     },
 
@@ -90,6 +94,7 @@ export function background(log: Log): Background {
       for (const t of timers) clearTimeout(t);
       timers.clear();
       while (running.size > 0) await Promise.allSettled([...running]);
+      closed = true;
     },
   };
 }

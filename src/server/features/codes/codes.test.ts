@@ -218,7 +218,11 @@ describe("POST /api/verify", () => {
     expect(await counters(t, user.id)).toEqual({ generated: 1, verified: 1 });
 
     const [code] = await t.database.db.select().from(identityCodes).where(eq(identityCodes.userId, user.id));
-    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify"));
+    const audit = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "code.verify"))
+      .orderBy(auditLog.id);
     expect(audit.map((a) => [a.outcome, a.target, a.detail?.reason])).toEqual([
       ["success", String(code?.id), "verified"],
       ["failure", String(code?.id), "used"],
@@ -293,7 +297,11 @@ describe("POST /api/verify", () => {
     expect((await verify(t, first.words.join(" "))).json()).toMatchObject({ verified: true });
     t.clock.advance(1);
     expect((await verify(t, second.words.join(" "))).json()).toEqual(NOT_VERIFIED);
-    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify"));
+    const audit = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "code.verify"))
+      .orderBy(auditLog.id);
     expect(audit.map((a) => a.detail?.reason)).toEqual(["verified", "expired"]);
   });
 
@@ -305,7 +313,11 @@ describe("POST /api/verify", () => {
     expect(answers.filter((a) => a.json().verified === true)).toHaveLength(1);
     expect(answers.filter((a) => a.json().verified === false)).toHaveLength(49);
     expect(await counters(t, user.id)).toEqual({ generated: 1, verified: 1 });
-    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify"));
+    const audit = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "code.verify"))
+      .orderBy(auditLog.id);
     expect(audit).toHaveLength(50);
     expect(audit.filter((a) => a.outcome === "success")).toHaveLength(1);
   });
@@ -315,7 +327,11 @@ describe("POST /api/verify", () => {
     const { words } = await generate(browser);
     await t.database.db.update(users).set({ status: "deactivated" }).where(eq(users.id, user.id));
     expect((await verify(t, words.join(" "))).json()).toEqual(NOT_VERIFIED);
-    const [a] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify"));
+    const [a] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "code.verify"))
+      .orderBy(auditLog.id);
     expect(a?.detail?.reason).toBe("owner-inactive");
   });
 
@@ -359,7 +375,11 @@ describe("POST /api/verify", () => {
       const res = await verify(t, typed, { origin });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual(NOT_VERIFIED);
-      const [a] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify"));
+      const [a] = await t.database.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, "code.verify"))
+        .orderBy(auditLog.id);
       expect(a?.detail).toMatchObject({ reason: "wrong-site", origin });
       // The code is still good on the organisation's own site.
       expect((await verify(t, typed, { origin: "https://acme.example" })).json()).toMatchObject({ verified: true });
@@ -370,7 +390,11 @@ describe("POST /api/verify", () => {
       const { typed } = await employeeCode(t, org);
       const origin = String.raw`https://x.example/'); drop table users; -- \' \\ $1 ü`;
       expect((await verify(t, typed, { origin })).json()).toEqual(NOT_VERIFIED);
-      const [a] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify"));
+      const [a] = await t.database.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, "code.verify"))
+        .orderBy(auditLog.id);
       expect(a?.detail).toMatchObject({ origin, reason: "wrong-site" });
       expect((await verify(t, typed)).json()).toMatchObject({ verified: true });
     });

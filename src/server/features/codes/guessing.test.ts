@@ -17,7 +17,8 @@ const auditRows = (app: TestApp, action: string, outcome?: string) =>
   app.database.db
     .select()
     .from(auditLog)
-    .where(outcome ? and(eq(auditLog.action, action), eq(auditLog.outcome, outcome)) : eq(auditLog.action, action));
+    .where(outcome ? and(eq(auditLog.action, action), eq(auditLog.outcome, outcome)) : eq(auditLog.action, action))
+    .orderBy(auditLog.id);
 
 describe("code guessing from one IPv6 /48 (issue 18 N12)", () => {
   it("holds a /48 to its own budget across processes; a flooding /64 does not use it up; other networks go on", async () => {

@@ -35,7 +35,11 @@ it("10,000 refused look-ups from one IP leave the audit table within a few rows;
   const after = await auditSize();
   // refusals number 1, 10, 100, 1000 and 10000 are audited, with their count
   expect(after.rows - before.rows).toBeLessThanOrEqual(5);
-  const refused = await t.database.db.select().from(auditLog).where(eq(auditLog.outcome, "denied"));
+  const refused = await t.database.db
+    .select()
+    .from(auditLog)
+    .where(eq(auditLog.outcome, "denied"))
+    .orderBy(auditLog.id);
   expect(refused.map((r) => r.detail?.refused)).toEqual([1, 10, 100, 1000, 10000]);
   for (const row of await t.database.db.select().from(auditLog)) {
     expect(String(row.detail?.origin).length).toBeLessThanOrEqual(255);

@@ -6,25 +6,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { openDatabase } from "@server/db/client";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { pgliteSeed } from "../scripts/pglite-seed";
-
-async function onServer(baseUrl: string, statement: string) {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+import { onPostgres } from "./postgres";
 
 export default async function setup(project: TestProject) {
   const base = process.env.TEST_DATABASE_URL;
   if (project.config.env?.TEST_DB === "postgres" && base) {
     const name = `cp_template_${randomBytes(6).toString("hex")}`;
-    await onServer(base, `create database ${name}`);
+    await onPostgres(base, `create database ${name}`);
     const url = new URL(base);
     url.pathname = `/${name}`;
     const database = await openDatabase({ databaseUrl: url.toString() });
@@ -32,18 +22,14 @@ export default async function setup(project: TestProject) {
     project.provide("postgresTemplate", name);
     return async () => {
       // The test databases made from it (test/helpers.ts names them after it), kept for reuse until now.
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      try {
-        const { rows } = await client.query<{ datname: string }>(
-          "select datname from pg_database where starts_with(datname, $1)",
-          [`${name}_`],
-        );
-        for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
-      } finally {
-        await client.end();
-      }
-      await onServer(base, `drop database if exists ${name} with (force)`);
+      const made = await onPostgres<{ datname: string }>(
+        base,
+        `select datname from pg_database where starts_with(datname, '${name}_')`,
+      );
+      await onPostgres(
+        base,
+        ...[...made.map((d) => d.datname), name].map((db) => `drop database if exists ${db} with (force)`),
+      );
     };
   }
   // The build's seed (made once per set of migrations, shared with the browser project and the build).

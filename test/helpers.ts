@@ -14,8 +14,9 @@ import type { Role, UserStatus } from "@shared/constants";
 import pg from "pg";
 import { inject } from "vitest";
 import { MailCapture } from "./mail-capture";
+import { throwawayPostgres } from "./postgres";
 
-export { MailCapture, testClock };
+export { MailCapture, testClock, throwawayPostgres };
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -23,38 +24,12 @@ declare module "vitest" {
     pgliteTemplate: string;
     /** a migrated database on TEST_DATABASE_URL's server to create each test's from (the PostgreSQL project) */
     postgresTemplate: string;
+    /** the Unix socket that answers once the production build has ended (test/build-once.ts, the browser project) */
+    buildSocket: string;
   }
 }
 
 let template: Promise<PGlite> | undefined;
-
-/**
- * A new, empty database on the PostgreSQL server of `baseUrl`, and a way to drop it.
- * Used by the tests and the benchmarks so that runs never share data.
- */
-export async function throwawayPostgres(baseUrl: string, prefix = "cp_test", template?: string) {
-  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
-  // From a migrated template, one at a time: a template must have no other user while it is copied.
-  if (template) {
-    await onPostgres(baseUrl, "select pg_advisory_lock(724012)", `create database ${name} template ${template}`);
-  } else {
-    await onPostgres(baseUrl, `create database ${name}`);
-  }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => onPostgres(baseUrl, `drop database if exists ${name} with (force)`) };
-}
-
-/** Runs statements one by one on one connection to `url` (CREATE DATABASE cannot share a statement). */
-async function onPostgres(url: string, ...statements: string[]) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const statement of statements) await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 /** What the vitest global set-up provides (test/global-setup.ts), or nothing outside vitest. */
 function provided(key: "pgliteTemplate" | "postgresTemplate"): string | undefined {
@@ -132,31 +107,31 @@ async function postgresShapeOf(client: pg.Client): Promise<string> {
   return (await client.query<{ shape: string }>(SHAPE_SQL)).rows[0]?.shape ?? "";
 }
 
-async function postgresShapeAt(url: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await postgresShapeOf(client);
-  } finally {
-    await client.end();
-  }
-}
+/** A connection per reused database for reading its shape and resetting it, kept open between its tests (connecting took 20 ms). */
+const keptClients = new Map<string, Promise<pg.Client>>();
 
-/** A connection per reused database for resetting it, kept open between its tests (connecting took 20 ms). */
-const resetClients = new Map<string, Promise<pg.Client>>();
-
-/** As `emptied` for PGlite: true when the database is again as the migrations made it, and empty. */
-async function emptiedPostgres(url: string): Promise<boolean> {
-  let connecting = resetClients.get(url);
+function keptClient(url: string): Promise<pg.Client> {
+  let connecting = keptClients.get(url);
   if (!connecting) {
     const client = new pg.Client({ connectionString: url });
     // Dropped with its database at the end (the teardown's DROP … WITH (FORCE)): nothing to report then.
-    client.on("error", () => resetClients.delete(url));
+    client.on("error", () => keptClients.delete(url));
     connecting = client.connect().then(() => client);
-    resetClients.set(url, connecting);
+    keptClients.set(url, connecting);
   }
+  return connecting;
+}
+
+async function forgetClient(url: string) {
+  const client = await keptClients.get(url)?.catch(() => null);
+  keptClients.delete(url);
+  await client?.end().catch(() => {});
+}
+
+/** As `emptied` for PGlite: true when the database is again as the migrations made it, and empty. */
+async function emptiedPostgres(url: string): Promise<boolean> {
   try {
-    const client = await connecting;
+    const client = await keptClient(url);
     if ((await postgresShapeOf(client)) !== (await postgresShape)) return false;
     const { rows } = await client.query<{ tables: string[]; sequences: string[] }>(`select
       array(select quote_ident(tablename) from pg_tables where schemaname = 'public') as tables,
@@ -173,9 +148,7 @@ async function emptiedPostgres(url: string): Promise<boolean> {
     await client.query(`vacuum ${tables.join(", ")}`);
     return true;
   } catch {
-    const client = await connecting.catch(() => null);
-    resetClients.delete(url);
-    await client?.end().catch(() => {});
+    await forgetClient(url);
     return false;
   }
 }
@@ -217,7 +190,7 @@ export async function freshDatabase(): Promise<
     if (!base) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
     const template = provided("postgresTemplate");
     const scratch = idlePostgres.pop() ?? (await throwawayPostgres(base, template ?? "cp_test", template));
-    postgresShape ??= postgresShapeAt(scratch.url);
+    postgresShape ??= keptClient(scratch.url).then(postgresShapeOf);
     await postgresShape;
     const urls = viaPooler(scratch.url);
     const database = await openDatabase(urls);
@@ -227,7 +200,10 @@ export async function freshDatabase(): Promise<
       (closing ??= (async () => {
         await database.close();
         if (template && (await emptiedPostgres(scratch.url))) idlePostgres.push(scratch);
-        else await scratch.drop();
+        else {
+          await forgetClient(scratch.url);
+          await scratch.drop();
+        }
       })());
     return { ...database, url: urls.databaseUrl, directUrl: urls.directUrl, close, release: close };
   }

@@ -1,6 +1,5 @@
 import { defineConfig } from "vitest/config";
 import { aliases } from "./aliases";
-import BrowserLastSequencer from "./test/sequencer";
 
 // The integration suite runs on the embedded database always, and once more on a
 // PostgreSQL server when TEST_DATABASE_URL is set. Browser tests run once, on PGlite.
@@ -28,8 +27,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
-    // Server projects first, the browser project last: its build runs meanwhile (test/sequencer.ts).
-    sequence: { sequencer: BrowserLastSequencer },
     projects: [
       {
         extends: true as const,
@@ -76,7 +73,7 @@ export default defineConfig({
           ...SHARED_MODULES,
           include: ["e2e/**/*.test.ts"],
           env: { TEST_DB: "pglite" },
-          // The build (once, in the background while the server projects run), then the files two at a time.
+          // The build first (once), then the files two at a time like the other projects.
           globalSetup: ["test/build-once.ts", "test/global-setup.ts"],
           testTimeout: 90_000,
           // expect.poll waits for the page to reach a state: as long as any Playwright wait here (openPage's

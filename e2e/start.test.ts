@@ -4,8 +4,8 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { throwawayPostgres } from "@test/helpers";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { awaitBuild, BUILD_WAIT_MS, freePort } from "./support";
+import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "./support";
 
 /** The README's run command (`npm start`: node scripts/start.mjs), as a new user would use it: a real process. */
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -53,9 +53,6 @@ function stop(proc: ChildProcess): Promise<number | null> {
     proc.kill("SIGTERM");
   });
 }
-
-// These processes run dist/ (a stale one would be rebuilt by each start, side by side).
-beforeAll(awaitBuild, BUILD_WAIT_MS);
 
 afterEach(async () => {
   for (const p of running.splice(0)) await stop(p);

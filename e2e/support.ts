@@ -1,35 +1,48 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { launchChromium, pathIs, signInThroughUi } from "@test/chromium";
 import { buildTestApp, type TestApp } from "@test/helpers";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, inject } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
-let built: Promise<void> | undefined;
-/** How long a file's set-up may wait for the build (which fails on its own if it fails). */
-export const BUILD_WAIT_MS = 300_000;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const STAMP = path.join(ROOT, "dist/build-stamp");
+/** What the production build is made from (as scripts/start.mjs decides staleness). */
+const BUILD_SOURCES = ["src", "scripts/build.ts", "scripts/build-widget.ts", "vite.config.ts", "tsconfig.json"];
+
+/** Newest modification time of any non-test file under these paths (0 if none exist). */
+function newestMtime(paths: string[]): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    if (!existsSync(p)) return;
+    const stat = statSync(p);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(p)) visit(path.join(p, entry));
+    } else if (!p.endsWith(".test.ts")) newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const p of paths) visit(path.join(ROOT, p));
+  return newest;
+}
 
 /**
- * Resolves once the production build the browser files serve (dist/) is fresh: the browser project's
- * global set-up builds it in the background (test/build-once.ts) and answers on its socket when done.
+ * Runs the production build (`npm run build`: web app, widget, server) when dist/ is missing or older than
+ * its sources, so the tests never run an outdated UI and `npm start` in e2e/start.test.ts finds it fresh.
+ * The browser project's global set-up calls it once before any file starts, so files running side by side
+ * never build into dist/ at the same time.
  */
-export function awaitBuild(): Promise<void> {
-  built ??= new Promise<void>((resolve, reject) => {
-    let answer = "";
-    const connection = net.connect(inject("buildSocket"));
-    connection.setEncoding("utf8");
-    connection.on("data", (chunk) => {
-      answer += chunk;
+export function ensureBuild(): void {
+  const built = existsSync(STAMP) ? statSync(STAMP).mtimeMs : 0;
+  if (built === 0 || built < newestMtime(BUILD_SOURCES))
+    execFileSync("npm", ["run", "build", "--silent"], {
+      cwd: ROOT,
+      stdio: "inherit",
+      // Vitest sets NODE_ENV=test; the build is the production one that `npm start` serves.
+      env: { ...process.env, NODE_ENV: "production" },
     });
-    connection.on("error", reject);
-    connection.on("end", () =>
-      answer === "ok"
-        ? resolve()
-        : reject(new Error(answer.replace(/^failed\n/, "") || "the build ended with no answer")),
-    );
-  });
-  return built;
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -98,7 +111,6 @@ export type E2eServer = TestApp & { url: string };
  * accepts the browser's requests.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<E2eServer> {
-  await awaitBuild();
   const port = await freePort();
   const url = `http://localhost:${port}`;
   const t = await buildTestApp({ env: { PORT: String(port), PUBLIC_URL: url, ...env } });
@@ -159,10 +171,9 @@ export function setUpBrowserSuite(env: Record<string, string> = {}): BrowserSuit
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
-  // The first file may wait for the production build (test/build-once.ts): a minute or more when cold.
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(env), launchBrowser()]);
-  }, BUILD_WAIT_MS);
+  });
 
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));

@@ -24,8 +24,6 @@ declare module "vitest" {
     pgliteTemplate: string;
     /** a migrated database on TEST_DATABASE_URL's server to create each test's from (the PostgreSQL project) */
     postgresTemplate: string;
-    /** the Unix socket that answers once the production build has ended (test/build-once.ts, the browser project) */
-    buildSocket: string;
   }
 }
 

@@ -20,7 +20,7 @@ export { MailCapture, testClock, throwawayPostgres };
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** a tar dump of a migrated PGlite (test/global-setup.ts, the PGlite projects) */
+    /** the build's PGlite seed: a gzipped tar of a migrated data directory (scripts/pglite-seed.ts, via test/global-setup.ts) */
     pgliteTemplate: string;
     /** a migrated database on TEST_DATABASE_URL's server to create each test's from (the PostgreSQL project) */
     postgresTemplate: string;
@@ -38,7 +38,7 @@ function provided(key: "pgliteTemplate" | "postgresTemplate"): string | undefine
   }
 }
 
-/** Builds PGlite instances: from the global set-up's dump of a migrated database, else by migrating one. */
+/** Builds PGlite instances: from the build's seed the global set-up provides, else by migrating one. */
 async function newPglite(): Promise<PGlite> {
   const dump = provided("pgliteTemplate");
   if (!dump) {

@@ -55,28 +55,81 @@ export class RateLimiter {
   }
 }
 
+/** The values of one hit: the key, its limit, and the times its statement compares with. */
+export function hitValues(key: string, limit: number, windowMs: number, now: Date) {
+  return {
+    key,
+    limit,
+    now: iso(now),
+    cutoff: iso(new Date(now.getTime() - windowMs)),
+    until: iso(new Date(now.getTime() + windowMs)),
+    firstAllowed: limit > 0,
+    firstRefused: limit > 0 ? 0 : 1,
+  };
+}
+
+type HitValues = ReturnType<typeof hitValues>;
+
 /**
  * The single statement behind `hit`, exported so a hot path can embed it in a larger statement.
  * With `when` (a boolean SQL expression), the hit is counted only where it holds; otherwise the
  * statement does nothing and returns no row.
  */
 export function hitStatement(key: string, limit: number, windowMs: number, now: Date, when?: SQL) {
-  const cutoff = iso(new Date(now.getTime() - windowMs));
-  const until = iso(new Date(now.getTime() + windowMs));
-  const live = sql`array(select h from unnest(r.hits) h where h > ${cutoff}::timestamptz order by h)`;
-  const underLimit = sql`cardinality(${live}) < ${limit}`;
+  const v = hitValues(key, limit, windowMs, now);
+  return hitSql(
+    {
+      key: sql`${v.key}`,
+      limit: sql`${v.limit}`,
+      now: sql`${v.now}`,
+      cutoff: sql`${v.cutoff}`,
+      until: sql`${v.until}`,
+      firstAllowed: sql`${v.firstAllowed}`,
+      firstRefused: sql`${v.firstRefused}`,
+    },
+    when,
+  );
+}
+
+/**
+ * `hitStatement` with placeholders named `${prefix}_key`, `${prefix}_limit`…, for a statement built once
+ * (db/client `statement`); `hitPlaceholderValues` gives their values for one hit.
+ */
+export function hitPlaceholders(prefix: string, when?: SQL) {
+  const p = (name: keyof HitValues) => sql`${sql.placeholder(`${prefix}_${name}`)}`;
+  return hitSql(
+    {
+      key: p("key"),
+      limit: p("limit"),
+      now: p("now"),
+      cutoff: p("cutoff"),
+      until: p("until"),
+      firstAllowed: p("firstAllowed"),
+      firstRefused: p("firstRefused"),
+    },
+    when,
+  );
+}
+
+export function hitPlaceholderValues(prefix: string, v: HitValues): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(v).map(([name, value]) => [`${prefix}_${name}`, value]));
+}
+
+function hitSql(v: Record<keyof HitValues, SQL>, when?: SQL) {
+  const live = sql`array(select h from unnest(r.hits) h where h > ${v.cutoff}::timestamptz order by h)`;
+  const underLimit = sql`cardinality(${live}) < ${v.limit}`;
   const row = when
-    ? sql`select ${key}::text, array[${iso(now)}::timestamptz], ${limit > 0}::boolean, ${limit > 0 ? 0 : 1}::int, ${until}::timestamptz
+    ? sql`select ${v.key}::text, array[${v.now}::timestamptz], ${v.firstAllowed}::boolean, ${v.firstRefused}::int, ${v.until}::timestamptz
       where ${when}`
-    : sql`values (${key}, array[${iso(now)}::timestamptz], ${limit > 0}, ${limit > 0 ? 0 : 1}, ${until}::timestamptz)`;
+    : sql`values (${v.key}, array[${v.now}::timestamptz], ${v.firstAllowed}, ${v.firstRefused}, ${v.until}::timestamptz)`;
   return sql`
     insert into rate_limits as r (key, hits, allowed, refused, expires_at)
     ${row}
     on conflict (key) do update set
       allowed = ${underLimit},
-      hits = case when ${underLimit} then ${live} || ${iso(now)}::timestamptz else ${live} end,
+      hits = case when ${underLimit} then ${live} || ${v.now}::timestamptz else ${live} end,
       refused = case when ${underLimit} then 0 else r.refused + 1 end,
-      expires_at = case when ${underLimit} then ${until}::timestamptz else r.expires_at end
+      expires_at = case when ${underLimit} then ${v.until}::timestamptz else r.expires_at end
     returning allowed, hits[1] as oldest, refused`;
 }
 

@@ -1,13 +1,22 @@
-import type { Db, Executor } from "@server/db/client";
+import { type Db, type Executor, statement } from "@server/db/client";
 import { identityCodes } from "@server/db/schema";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
 import type { SiteScope } from "@server/lib/origin";
-import { auditsRefusalSql, hitStatement, type LimitRow } from "@server/lib/rate-limit";
+import {
+  auditsRefusalSql,
+  hitPlaceholders,
+  hitPlaceholderValues,
+  hitStatement,
+  hitValues,
+  type LimitRow,
+} from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 
 const iso = (d: Date) => d.toISOString();
+/** A placeholder of a statement built once; `run` fills it. */
+const $ = (name: string) => sql.placeholder(name);
 
 type Limit = { key: string; limit: number; windowMs: number };
 
@@ -94,6 +103,76 @@ function scopeParams(scope: SiteScope) {
   return { anySite: scope === "any", hosts };
 }
 
+/** The look-up statement, built once (its values are the placeholders `lookUpCode` fills). */
+const LOOK_UP = statement(
+  "codes_lookup",
+  sql`
+    with client as (${hitPlaceholders("client")}),
+    -- the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not
+    -- use up its neighbours' budget
+    network as (${hitPlaceholders("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`)}),
+    rl as (
+      select client.allowed and coalesce(network.allowed, true) as allowed,
+        case when client.allowed then network.oldest else client.oldest end as oldest,
+        case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
+      from client left join network on true
+    ),
+    -- the live codes among the candidates: two are possible (readings in two languages),
+    -- and then this statement does not judge (the site may be the other one's): consumeCode does
+    live as (
+      select id, user_id, expires_at, used_at from identity_codes
+        where code_hash = any(string_to_array(${$("hashes")}::text, ','))
+          and used_at is null and expires_at > ${$("now")}::timestamptz
+        limit 2
+    ),
+    -- at most one code of the candidates, a live one first (the second branch runs only if the first
+    -- found none). Each LIMIT keeps the plan's estimate the same whatever the parameters, so the
+    -- prepared statement keeps its generic plan instead of being planned afresh on every call.
+    ic as (
+      (select id, user_id, expires_at, used_at from live limit 1)
+      union all
+      (select id, user_id, expires_at, used_at from identity_codes
+        where code_hash = any(string_to_array(${$("hashes")}::text, ','))
+        limit 1)
+      limit 1
+    ),
+    c as (
+      select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.organisation_id
+      from ic join users u on u.id = ic.user_id
+    ),
+    result as (
+      select rl.allowed, rl.oldest, rl.refused, c.id, c.user_id, c.organisation_id,
+        case
+          when not rl.allowed then 'rate-limited'
+          when (select count(*) from live) > 1 then null
+          when c.id is null then 'unknown'
+          when c.used_at is not null then 'used'
+          when c.expires_at <= ${$("now")}::timestamptz then 'expired'
+          when c.status <> 'active' then 'owner-inactive'
+          -- the Origin's host or one of its parent domains is a verified site of the organisation
+          when not (${$("anySite")}::boolean or exists (
+            select 1 from organisation_sites s
+            where s.organisation_id = c.organisation_id and s.status = 'verified'
+              and s.host = any(string_to_array(${$("hosts")}::text, ','))
+          )) then 'wrong-site'
+        end as reason
+      from rl left join c on true
+    ),
+    logged as (
+      insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
+      select ${$("now")}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${$("ip")}::text,
+        case when allowed then 'failure' else 'denied' end,
+        -- no null members: a failed look-up's row stays as small as a plain audit insert's
+        jsonb_strip_nulls(jsonb_build_object('origin', left(${$("origin")}::text, 255), 'reason', reason,
+          'ownerId', user_id, 'refused', case when not allowed then refused end))
+      from result
+      -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
+      where reason is not null and (allowed or ${auditsRefusalSql(sql`refused`)})
+      returning id
+    )
+    select allowed, oldest, reason is null as candidate from result`,
+);
+
 /**
  * The first step of every look-up, one statement: counts the client's rate-limit hit and finds the
  * code, without changing it. A look-up that cannot verify (refused, unknown, used, expired, owner
@@ -104,78 +183,19 @@ function scopeParams(scope: SiteScope) {
  * makes the look-up cheaper than a naive server's three (bench/README.md).
  */
 export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimit: Limit | null }): Promise<LookUpRow> {
-  const now = iso(p.now);
   const { anySite, hosts } = scopeParams(p.scope);
   // IPv4 clients have no network budget: the same statement, with a hit that never counts.
   const network = p.networkLimit ?? { key: "", limit: 1, windowMs: p.limit.windowMs };
-  const rows = await db.prepared<LookUpRow>(
-    "codes_lookup",
-    sql`
-      with client as (${hitStatement(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)}),
-      -- the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not
-      -- use up its neighbours' budget
-      network as (${hitStatement(network.key, network.limit, network.windowMs, p.now, sql`${network.key}::text <> '' and (select allowed from client)`)}),
-      rl as (
-        select client.allowed and coalesce(network.allowed, true) as allowed,
-          case when client.allowed then network.oldest else client.oldest end as oldest,
-          case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
-        from client left join network on true
-      ),
-      -- the live codes among the candidates: two are possible (readings in two languages),
-      -- and then this statement does not judge (the site may be the other one's): consumeCode does
-      live as (
-        select id, user_id, expires_at, used_at from identity_codes
-          where code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
-            and used_at is null and expires_at > ${now}::timestamptz
-          limit 2
-      ),
-      -- at most one code of the candidates, a live one first (the second branch runs only if the first
-      -- found none). Each LIMIT keeps the plan's estimate the same whatever the parameters, so the
-      -- prepared statement keeps its generic plan instead of being planned afresh on every call.
-      ic as (
-        (select id, user_id, expires_at, used_at from live limit 1)
-        union all
-        (select id, user_id, expires_at, used_at from identity_codes
-          where code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
-          limit 1)
-        limit 1
-      ),
-      c as (
-        select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.organisation_id
-        from ic join users u on u.id = ic.user_id
-      ),
-      result as (
-        select rl.allowed, rl.oldest, rl.refused, c.id, c.user_id, c.organisation_id,
-          case
-            when not rl.allowed then 'rate-limited'
-            when (select count(*) from live) > 1 then null
-            when c.id is null then 'unknown'
-            when c.used_at is not null then 'used'
-            when c.expires_at <= ${now}::timestamptz then 'expired'
-            when c.status <> 'active' then 'owner-inactive'
-            -- the Origin's host or one of its parent domains is a verified site of the organisation
-            when not (${anySite}::boolean or exists (
-              select 1 from organisation_sites s
-              where s.organisation_id = c.organisation_id and s.status = 'verified'
-                and s.host = any(string_to_array(${hosts}::text, ','))
-            )) then 'wrong-site'
-          end as reason
-        from rl left join c on true
-      ),
-      logged as (
-        insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
-        select ${now}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${p.ip}::text,
-          case when allowed then 'failure' else 'denied' end,
-          -- no null members: a failed look-up's row stays as small as a plain audit insert's
-          jsonb_strip_nulls(jsonb_build_object('origin', left(${p.origin}::text, 255), 'reason', reason,
-            'ownerId', user_id, 'refused', case when not allowed then refused end))
-        from result
-        -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
-        where reason is not null and (allowed or ${auditsRefusalSql(sql`refused`)})
-        returning id
-      )
-      select allowed, oldest, reason is null as candidate from result`,
-  );
+  const rows = await db.run<LookUpRow>(LOOK_UP, {
+    ...hitPlaceholderValues("client", hitValues(p.limit.key, p.limit.limit, p.limit.windowMs, p.now)),
+    ...hitPlaceholderValues("network", hitValues(network.key, network.limit, network.windowMs, p.now)),
+    hashes: p.codeHashes.join(","),
+    now: iso(p.now),
+    anySite,
+    hosts,
+    ip: p.ip,
+    origin: p.origin,
+  });
   const row = rows[0];
   if (!row) throw new Error("look-up statement returned no row");
   return row;

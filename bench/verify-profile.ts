@@ -14,10 +14,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { type Database, type Db, openDatabase } from "@server/db/client";
+import { type Database, type Db, openDatabase, type Statement } from "@server/db/client";
 import { lookUpCode } from "@server/features/codes/repository";
 import { IDENTITY_CODE } from "@shared/constants";
 import { throwawayPostgres } from "@test/helpers";
+import { fillPlaceholders } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { naive, seedBench } from "./support/naive-verify";
@@ -43,6 +44,14 @@ async function productStatement(hashes: string[]) {
     prepared: async (label: string, query: Parameters<typeof dialect.sqlToQuery>[0]) => {
       const { sql: text, params } = dialect.sqlToQuery(query);
       captured = { label, text, params: params as Param[] };
+      return [{ allowed: true, candidate: false }];
+    },
+    run: async (statement: Statement, values: Record<string, unknown>) => {
+      captured = {
+        label: statement.name,
+        text: statement.text,
+        params: fillPlaceholders([...statement.params], values) as Param[],
+      };
       return [{ allowed: true, candidate: false }];
     },
   } as unknown as Db;

@@ -94,6 +94,7 @@ const profiler = profileFile ? new Session() : null;
 if (profiler) {
   profiler.connect();
   await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.setSamplingInterval", { interval: Number(process.env.BENCH_CPU_INTERVAL ?? 1000) });
   await profiler.post("Profiler.start");
 }
 

@@ -111,8 +111,10 @@ export function hitPlaceholders(prefix: string, when?: SQL) {
   );
 }
 
-export function hitPlaceholderValues(prefix: string, v: HitValues): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(v).map(([name, value]) => [`${prefix}_${name}`, value]));
+/** Sets the values of `hitPlaceholders(prefix)` for one hit in `values` (on the hot path: no copies). */
+export function setHitValues(values: Record<string, unknown>, prefix: string, v: HitValues) {
+  for (const name in v) values[`${prefix}_${name}`] = v[name as keyof HitValues];
+  return values;
 }
 
 function hitSql(v: Record<keyof HitValues, SQL>, when?: SQL) {

@@ -61,9 +61,21 @@ function load(url: string, route: string, seconds: number): Promise<autocannon.R
   });
 }
 
-type Row = { name: string; reqs: number; p50: number; p99: number; bad: number };
+/** The audit rows a run wrote, positioned and chained after it by /bench/checkpoint, and how long that took. */
+type Chain = { events: number; ms: number };
+type Run = { result: autocannon.Result; chain: Chain };
+const sum = <T>(xs: T[], f: (x: T) => number) => xs.reduce((s, x) => s + f(x), 0);
+
+async function checkpoint(url: string): Promise<Chain> {
+  const response = await fetch(new URL("/bench/checkpoint", url), { method: "POST" });
+  if (!response.ok) throw new Error(`checkpoint: ${response.status}`);
+  return (await response.json()) as Chain;
+}
+
+type Row = { name: string; reqs: number; raw: number; chainUs: number; p50: number; p99: number; bad: number };
 const fmt = (r: Row) =>
-  `${r.name.padEnd(34)} ${r.reqs.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   non-2xx/errors ${r.bad}`;
+  `${r.name.padEnd(34)} ${r.reqs.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   non-2xx/errors ${r.bad}` +
+  `   (during the runs ${r.raw.toFixed(0)} req/s; audit chain ${r.chainUs.toFixed(0)} µs/row after them)`;
 
 async function bench(engine: "pglite" | "postgres") {
   const { url, child } = await startServer(engine);
@@ -75,16 +87,28 @@ async function bench(engine: "pglite" | "postgres") {
       prepared: "/bench/baseline-prepared-verify",
     };
     for (const route of Object.values(routes)) await load(url, route, 2);
-    const results: Record<string, autocannon.Result[]> = { product: [], baseline: [], prepared: [] };
+    await checkpoint(url);
+    const results: Record<string, Run[]> = { product: [], baseline: [], prepared: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, route] of Object.entries(routes)) results[name]?.push(await load(url, route, SECONDS));
+      for (const [name, route] of Object.entries(routes)) {
+        const result = await load(url, route, SECONDS);
+        // The audit chain's checkpoint of this run's rows, charged to this run (see verify-server.ts).
+        results[name]?.push({ result, chain: await checkpoint(url) });
+      }
     }
-    const summary = (name: string, rs: autocannon.Result[]): Row => ({
+    const summary = (name: string, rs: Run[]): Row => ({
       name,
-      reqs: rs.reduce((s, r) => s + r.requests.average, 0) / rs.length,
-      p50: Math.max(...rs.map((r) => r.latency.p50)),
-      p99: Math.max(...rs.map((r) => r.latency.p99)),
-      bad: rs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
+      reqs: sum(rs, (r) => r.result.requests.total) / sum(rs, (r) => r.result.duration + r.chain.ms / 1000),
+      raw: sum(rs, (r) => r.result.requests.total) / sum(rs, (r) => r.result.duration),
+      chainUs:
+        (1000 * sum(rs, (r) => r.chain.ms)) /
+        Math.max(
+          1,
+          sum(rs, (r) => r.chain.events),
+        ),
+      p50: Math.max(...rs.map((r) => r.result.latency.p50)),
+      p99: Math.max(...rs.map((r) => r.result.latency.p99)),
+      bad: sum(rs, (r) => r.result.non2xx + r.result.errors + r.result.timeouts),
     });
     const product = summary(`${engine}: POST /api/verify (product)`, results.product ?? []);
     const baseline = summary(`${engine}: naive baseline (3 stmts)`, results.baseline ?? []);

@@ -82,16 +82,19 @@ function normalised<T>(rows: Record<string, unknown>[], fields: readonly Field[]
   return rows as T[];
 }
 
+/** A statement's name: its label plus a digest of its text, so a changed text is prepared afresh. */
+const nameOf = (label: string, text: string) =>
+  `${label}_${createHash("sha256").update(text).digest("hex").slice(0, 12)}`;
+
 /**
- * A statement's name: its label plus a digest of its text, so a changed text is prepared afresh. A
- * label's text is the same from call to call, so its last digest is kept (comparing the text is far
- * cheaper than hashing it again on every look-up).
+ * The name of a statement `prepared` builds on every call. A label's text is the same from call to call,
+ * so its last name is kept (comparing the text is far cheaper than hashing it again on every look-up).
  */
 const lastNames = new Map<string, { text: string; name: string }>();
 function statementName(label: string, text: string) {
   const last = lastNames.get(label);
   if (last?.text === text) return last.name;
-  const name = `${label}_${createHash("sha256").update(text).digest("hex").slice(0, 12)}`;
+  const name = nameOf(label, text);
   lastNames.set(label, { text, name });
   return name;
 }
@@ -102,7 +105,7 @@ function statementName(label: string, text: string) {
  */
 export function statement(label: string, query: SQL): Statement {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  return { name: `${label}_${createHash("sha256").update(text).digest("hex").slice(0, 12)}`, text, params };
+  return { name: nameOf(label, text), text, params };
 }
 
 const filled = (statement: Statement, values: Record<string, unknown>) =>

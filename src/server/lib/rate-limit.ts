@@ -93,7 +93,7 @@ export function hitStatement(key: string, limit: number, windowMs: number, now: 
 
 /**
  * `hitStatement` with placeholders named `${prefix}_key`, `${prefix}_limit`…, for a statement built once
- * (db/client `statement`); `hitPlaceholderValues` gives their values for one hit.
+ * (db/client `statement`); `setHitValues` gives their values for one hit.
  */
 export function hitPlaceholders(prefix: string, when?: SQL) {
   const p = (name: keyof HitValues) => sql`${sql.placeholder(`${prefix}_${name}`)}`;

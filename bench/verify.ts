@@ -5,6 +5,7 @@
  *   npm run bench -- verify                                                        (PGlite only)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- verify   (PGlite, then PostgreSQL)
  * BENCH_SECONDS (default 10) per run; each route runs BENCH_ROUNDS times (default 2), alternating, after a warm-up.
+ * After each run the audit chain's checkpoint of that run's rows is drained and timed, and charged to the run.
  * Targets (issue 19): product ÷ baseline ≥ 1.5x on PGlite and ≥ 1.2x on PostgreSQL, product p99 ≤ 40 ms,
  * in the same run; the script exits 1 when one is missed. The load average is printed with each engine:
  * on the shared 2-core machine absolute figures move a lot, the ratio much less.

@@ -41,11 +41,6 @@ const limit = (key: string) => ({ key, limit: IDENTITY_CODE.lookupsPerWindow, wi
 async function productStatement(hashes: string[]) {
   let captured: { label: string; text: string; params: Param[] } | undefined;
   const fake = {
-    prepared: async (label: string, query: Parameters<typeof dialect.sqlToQuery>[0]) => {
-      const { sql: text, params } = dialect.sqlToQuery(query);
-      captured = { label, text, params: params as Param[] };
-      return [{ allowed: true, candidate: false }];
-    },
     run: async (statement: Statement, values: Record<string, unknown>) => {
       captured = {
         label: statement.name,

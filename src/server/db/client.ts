@@ -125,17 +125,18 @@ function postgresQueries(pool: pg.Pool, pooled = false): RawQueries {
     },
     async prepared<T>(label: string, query: SQL) {
       const { sql: text, params } = dialect.sqlToQuery(query);
-      // pooled: no name, so no server-side prepared statement outlives this transaction (PgBouncer 1.18).
-      const name = pooled ? undefined : statementName(label, text);
-      const result = await pool.query({ name, text, values: params as Param[] });
-      return normalised<T>(result.rows, result.fields);
+      return execute<T>(statementName(label, text), text, params as Param[]);
     },
     async run<T>(statement: Statement, values: Record<string, unknown>) {
-      const name = pooled ? undefined : statement.name;
-      const result = await pool.query({ name, text: statement.text, values: filled(statement, values) });
-      return normalised<T>(result.rows, result.fields);
+      return execute<T>(statement.name, statement.text, filled(statement, values));
     },
   };
+
+  async function execute<T>(name: string, text: string, values: Param[]) {
+    // pooled: no name, so no server-side prepared statement outlives this transaction (PgBouncer 1.18).
+    const result = await pool.query({ name: pooled ? undefined : name, text, values });
+    return normalised<T>(result.rows, result.fields);
+  }
 }
 
 /** A parameter as an SQL literal for EXECUTE (PGlite runs it in-process; pg's escaping handles quotes and backslashes). */

@@ -69,6 +69,8 @@ export function hitValues(key: string, limit: number, windowMs: number, now: Dat
 }
 
 type HitValues = ReturnType<typeof hitValues>;
+type HitField = keyof HitValues;
+const HIT_FIELDS: readonly HitField[] = ["key", "limit", "now", "cutoff", "until", "firstAllowed", "firstRefused"];
 
 /**
  * The single statement behind `hit`, exported so a hot path can embed it in a larger statement.
@@ -77,47 +79,26 @@ type HitValues = ReturnType<typeof hitValues>;
  */
 export function hitStatement(key: string, limit: number, windowMs: number, now: Date, when?: SQL) {
   const v = hitValues(key, limit, windowMs, now);
-  return hitSql(
-    {
-      key: sql`${v.key}`,
-      limit: sql`${v.limit}`,
-      now: sql`${v.now}`,
-      cutoff: sql`${v.cutoff}`,
-      until: sql`${v.until}`,
-      firstAllowed: sql`${v.firstAllowed}`,
-      firstRefused: sql`${v.firstRefused}`,
-    },
-    when,
-  );
+  return hitSql((field) => sql`${v[field]}`, when);
 }
 
 /**
- * `hitStatement` with placeholders named `${prefix}_key`, `${prefix}_limit`…, for a statement built once
- * (db/client `statement`); `setHitValues` gives their values for one hit.
+ * `hitStatement` for a statement built once (db/client `statement`): `sql` holds placeholders named
+ * `${prefix}_key`, `${prefix}_limit`…, and `fill` sets their values for one hit (on the hot path: no copies).
  */
 export function hitPlaceholders(prefix: string, when?: SQL) {
-  const p = (name: keyof HitValues) => sql`${sql.placeholder(`${prefix}_${name}`)}`;
-  return hitSql(
-    {
-      key: p("key"),
-      limit: p("limit"),
-      now: p("now"),
-      cutoff: p("cutoff"),
-      until: p("until"),
-      firstAllowed: p("firstAllowed"),
-      firstRefused: p("firstRefused"),
+  const name = (field: HitField) => `${prefix}_${field}`;
+  const names = HIT_FIELDS.map((field) => [field, name(field)] as const);
+  return {
+    sql: hitSql((field) => sql`${sql.placeholder(name(field))}`, when),
+    fill(values: Record<string, unknown>, v: HitValues) {
+      for (const [field, name] of names) values[name] = v[field];
     },
-    when,
-  );
+  };
 }
 
-/** Sets the values of `hitPlaceholders(prefix)` for one hit in `values` (on the hot path: no copies). */
-export function setHitValues(values: Record<string, unknown>, prefix: string, v: HitValues) {
-  for (const name in v) values[`${prefix}_${name}`] = v[name as keyof HitValues];
-  return values;
-}
-
-function hitSql(v: Record<keyof HitValues, SQL>, when?: SQL) {
+function hitSql(value: (field: HitField) => SQL, when?: SQL) {
+  const v = Object.fromEntries(HIT_FIELDS.map((field) => [field, value(field)])) as Record<HitField, SQL>;
   const live = sql`array(select h from unnest(r.hits) h where h > ${v.cutoff}::timestamptz order by h)`;
   const underLimit = sql`cardinality(${live}) < ${v.limit}`;
   const row = when

@@ -3,14 +3,7 @@ import { identityCodes } from "@server/db/schema";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
 import type { SiteScope } from "@server/lib/origin";
-import {
-  auditsRefusalSql,
-  hitPlaceholders,
-  hitStatement,
-  hitValues,
-  type LimitRow,
-  setHitValues,
-} from "@server/lib/rate-limit";
+import { auditsRefusalSql, hitPlaceholders, hitStatement, hitValues, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 
@@ -108,13 +101,15 @@ function scopeParams(scope: SiteScope) {
  * every client: a variant without the /48 step for IPv4 clients was planned afresh on every call
  * (PostgreSQL judged its generic plan worse than a custom one) and cost twice as much.
  */
+const CLIENT_HIT = hitPlaceholders("client");
+// the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not use up its
+// neighbours' budget; an IPv4 client has none (its key is '')
+const NETWORK_HIT = hitPlaceholders("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`);
 const LOOK_UP = statement(
   "codes_lookup",
   sql`
-    with client as (${hitPlaceholders("client")}),
-    -- the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not
-    -- use up its neighbours' budget; an IPv4 client has none (its key is '')
-    network as (${hitPlaceholders("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`)}),
+    with client as (${CLIENT_HIT.sql}),
+    network as (${NETWORK_HIT.sql}),
     rl as (
       select client.allowed and coalesce(network.allowed, true) as allowed,
         case when client.allowed then network.oldest else client.oldest end as oldest,
@@ -196,10 +191,10 @@ export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimi
     ip: p.ip,
     origin: p.origin,
   };
-  setHitValues(values, "client", hitValues(p.limit.key, p.limit.limit, p.limit.windowMs, p.now));
+  CLIENT_HIT.fill(values, hitValues(p.limit.key, p.limit.limit, p.limit.windowMs, p.now));
   // IPv4 clients have no network budget: the same statement, with a hit that never counts.
   const network = p.networkLimit ?? { key: "", limit: 1, windowMs: p.limit.windowMs };
-  setHitValues(values, "network", hitValues(network.key, network.limit, network.windowMs, p.now));
+  NETWORK_HIT.fill(values, hitValues(network.key, network.limit, network.windowMs, p.now));
   const rows = await db.run<LookUpRow>(LOOK_UP, values);
   const row = rows[0];
   if (!row) throw new Error("look-up statement returned no row");

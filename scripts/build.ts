@@ -57,9 +57,16 @@ const KEPT_IN_NODE_MODULES = [
 rmSync(serverOut, { recursive: true, force: true });
 await esbuild({
   absWorkingDir: root,
-  entryPoints: { main: "src/server/main.ts", cli: "src/server/cli.ts" },
+  // The embedded database's thread is an entry of its own (src/server/db/pglite-thread.ts starts it), and
+  // main.ts loads the rest of the server as a separate chunk, after starting that thread.
+  entryPoints: {
+    main: "src/server/main.ts",
+    cli: "src/server/cli.ts",
+    "pglite-worker": "src/server/db/pglite-worker.ts",
+  },
   outdir: serverOut,
   bundle: true,
+  splitting: true,
   platform: "node",
   format: "esm",
   target: "node22",

@@ -1,7 +1,4 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { fillPlaceholders, type SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -10,8 +7,11 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/p
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { damagedDataDir, lockDataDir } from "./embedded-lock";
+import { migrationsFolder, PGLITE_SEED } from "./paths";
+import { type PgliteThread, startEmbedded } from "./pglite-thread";
 import * as schema from "./schema";
+
+export { migrationsFolder, PGLITE_SEED };
 
 /** Raw statements beside Drizzle's query builder. Rows come back with timestamps as Date and bigints as number. */
 export type RawQueries = {
@@ -56,14 +56,6 @@ export type Database = {
   pool?: pg.Pool;
   close(): Promise<void>;
 };
-
-export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
-/**
- * A migrated, empty PGlite data directory as a tarball, written by the build beside the bundled server
- * (dist/server; there is none when running from the sources): a new data directory is loaded from it
- * instead of running PostgreSQL's initdb in WebAssembly, which was most of a first start (bench/README.md).
- */
-export const PGLITE_SEED = path.join(path.dirname(fileURLToPath(import.meta.url)), "pglite-seed.tar.gz");
 
 const dialect = new PgDialect();
 type Param = string | number | boolean | null;
@@ -154,7 +146,7 @@ function literal(value: Param): string {
  * PGlite: PREPARE once, then EXECUTE (its query API has no named statements). Planning a statement
  * of several CTEs can cost more than running it, so the hot paths plan once.
  */
-function pgliteQueries(client: PGlite): RawQueries {
+function pgliteQueries(client: Pick<PGlite | PgliteThread, "query" | "exec">): RawQueries {
   const statements = new Map<string, Promise<unknown>>();
   return {
     async rows<T>(query: SQL) {
@@ -269,7 +261,7 @@ function postgresNotifications(connectionString: string) {
 }
 
 /** PGlite: its own listen, within this process. */
-function pgliteNotifications(pglite: PGlite): Notifications {
+function pgliteNotifications(pglite: Pick<PGlite | PgliteThread, "listen">): Notifications {
   return {
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
@@ -277,22 +269,6 @@ function pgliteNotifications(pglite: PGlite): Notifications {
       return () => unlisten().catch(() => {});
     },
   };
-}
-
-/**
- * PGlite on `dir`: a new (empty) data directory starts from the build's seed when there is one; a seed
- * PGlite cannot load (one from another PGlite version) is left aside for initdb, as without a seed.
- */
-async function createPglite(dir: string, seed: string | null): Promise<PGlite> {
-  const fresh = !dir.startsWith("memory://") && readdirSync(dir).length === 0;
-  if (fresh && seed && existsSync(seed)) {
-    try {
-      return await PGlite.create(dir, { loadDataDir: new Blob([readFileSync(seed)]) });
-    } catch {
-      for (const entry of readdirSync(dir)) rmSync(path.join(dir, entry), { recursive: true, force: true });
-    }
-  }
-  return PGlite.create(dir);
 }
 
 /** A new in-memory PGlite with every migration applied: tests clone it instead of migrating each time. */
@@ -314,9 +290,17 @@ export async function openDatabase(opts: {
   directUrl?: string;
   dataDir?: string;
   pglite?: PGlite;
+  /**
+   * the embedded database's thread, started earlier by startEmbedded (main.ts starts it before loading the
+   * server); the caller awaits its `ready`
+   */
+  embedded?: PgliteThread;
   /** the tarball a new PGlite data directory starts from: default the build's (PGLITE_SEED), null none */
   pgliteSeed?: string | null;
-  /** told when the database is open ("database open") and migrated ("migrations"), for the start's timings */
+  /**
+   * told when the database is open ("database open") and migrated ("migrations"), or for a data directory
+   * on disk when its thread has opened and migrated it ("database"), for the start's timings
+   */
   onStep?: (name: string) => void;
 }): Promise<Database> {
   const step = opts.onStep ?? (() => {});
@@ -370,31 +354,39 @@ export async function openDatabase(opts: {
     };
   }
   const dir = opts.dataDir ?? "memory://";
-  let client = opts.pglite;
-  let unlock = () => {};
-  if (!client) {
-    if (!dir.startsWith("memory://")) {
-      mkdirSync(dir, { recursive: true });
-      unlock = lockDataDir(dir);
+  // A data directory on disk: PGlite in its own thread (pglite-thread.ts), which migrates it too. A thread
+  // the caller started is not waited for here: statements sent before it is open wait their turn.
+  const thread =
+    opts.embedded ?? (opts.pglite || dir.startsWith("memory://") ? undefined : startEmbedded(dir, opts.pgliteSeed));
+  if (thread) {
+    if (!opts.embedded) {
+      await thread.ready.catch(async (err) => {
+        await thread.close();
+        throw err;
+      });
+      step("database");
     }
-    client = await createPglite(dir, opts.pgliteSeed === undefined ? PGLITE_SEED : opts.pgliteSeed).catch((err) => {
-      unlock();
-      throw damagedDataDir(dir, err);
-    });
+    const db = Object.assign(
+      drizzlePglite({ client: thread as unknown as PGlite, schema }),
+      pgliteQueries(thread),
+    ) as unknown as Db;
+    return {
+      db,
+      notifications: pgliteNotifications(thread),
+      description: `embedded, in ${dir}`,
+      close: () => thread.close(),
+    };
   }
+  const client = opts.pglite ?? (await PGlite.create(dir));
   step("database open");
-  const orm = drizzlePglite(client, { schema });
+  const orm = drizzlePglite({ client, schema });
   await migratePglite(orm, { migrationsFolder });
   step("migrations");
   const db = Object.assign(orm, pgliteQueries(client)) as unknown as Db;
-  const c = client;
   return {
     db,
-    notifications: pgliteNotifications(c),
+    notifications: pgliteNotifications(client),
     description: `embedded, in ${dir}`,
-    close: async () => {
-      await c.close();
-      unlock();
-    },
+    close: () => client.close(),
   };
 }

@@ -29,9 +29,11 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
 let common: Promise<Set<string>> | undefined;
 /** Whether the password is among ~49,000 commonly used ones (zxcvbn-ts's list), ignoring case. */
 export async function isCommonPassword(password: string): Promise<boolean> {
-  common ??= import("@zxcvbn-ts/language-common").then(
-    (m) => new Set((m.dictionary as Record<string, string[]>)["passwords-common"] ?? []),
-  );
+  // A CommonJS package: the build's chunk for it has module.exports as its default export only.
+  common ??= import("@zxcvbn-ts/language-common").then((m) => {
+    const { dictionary } = m.default ?? m;
+    return new Set((dictionary as Record<string, string[]>)["passwords-common"] ?? []);
+  });
   return (await common).has(password.toLowerCase());
 }
 

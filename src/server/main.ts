@@ -34,7 +34,7 @@ async function main() {
     ? undefined
     : startEmbedded(path.join(config.dataDir, "db"));
   const { serve } = await import("./serve");
-  steps.step("modules");
+  steps.step("server modules");
   await serve({ config, steps, embedded });
 }
 

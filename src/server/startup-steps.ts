@@ -29,15 +29,15 @@ export function startupSteps(): StartupSteps {
     },
     summary() {
       // Before main(): Node's own bootstrap, `npm start`'s stale-build check (when it ran), then loading the
-      // server's modules (everything main.js imports).
+      // entry's modules (main.js and what it imports; main() loads the rest of the server as its own step).
       const node = performance.nodeTiming.bootstrapComplete;
       const check = performance.getEntriesByName(BUILD_CHECK_MARKS.start)[0];
       const checked = performance.getEntriesByName(BUILD_CHECK_MARKS.end)[0];
       const before: Array<[string, number]> = [["node", node]];
       if (check && checked) {
         before.push(["build check", checked.startTime - check.startTime]);
-        before.push(["modules", entered - checked.startTime + (check.startTime - node)]);
-      } else before.push(["modules", entered - node]);
+        before.push(["entry modules", entered - checked.startTime + (check.startTime - node)]);
+      } else before.push(["entry modules", entered - node]);
       const cpu = process.cpuUsage();
       return {
         totalMs: round(last),

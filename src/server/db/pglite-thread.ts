@@ -93,6 +93,8 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
     else w.resolve((reply as { value: unknown }).value);
   });
   worker.on("error", (err) => {
+    // Uncaught in the thread: every statement from now on fails (503) and /readyz says so; restart the server.
+    console.error(`The embedded database's thread failed: ${err.stack ?? err.message}`);
     failed(damagedDataDir(dir, err));
     end(stopped(err.message));
   });
@@ -125,7 +127,8 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
       try {
         result = await fn(queries(tx));
       } catch (err) {
-        await call({ op: "end", tx, commit: false } as Request);
+        // The caller's error is the one that matters, even when the rollback fails too (the thread gone).
+        await call({ op: "end", tx, commit: false } as Request).catch(() => {});
         throw err;
       }
       await call({ op: "end", tx, commit: true } as Request);

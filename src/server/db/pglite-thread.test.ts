@@ -2,11 +2,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { isDatabaseUnavailable } from "@server/lib/database-errors";
+import { counters, generate, signedInEmployee, verify } from "@test/fixtures";
+import { buildTestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { openDatabase } from "./client";
 import { startEmbedded } from "./pglite-thread";
-import { users } from "./schema";
+import { auditLog, users } from "./schema";
 
 const onPglite = process.env.TEST_DB !== "postgres";
 
@@ -118,4 +120,23 @@ describe.skipIf(!onPglite)("the embedded database in its own thread", () => {
     expect((await again.query<{ n: number }>("select 1 as n")).rows).toEqual([{ n: 1 }]);
     await again.close();
   });
+  it("serves the product on it: sign-in by e-mailed code, a generated code, exactly one of 50 concurrent look-ups", async () => {
+    const database = await onDisk();
+    const t = await buildTestApp({ database });
+    try {
+      const { user, browser } = await signedInEmployee(t);
+      const { words } = await generate(browser);
+      const answers = await Promise.all(Array.from({ length: 50 }, () => verify(t, words.join(" "))));
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(200));
+      expect(answers.filter((a) => a.json().verified === true)).toHaveLength(1);
+      expect(await counters(t, user.id)).toEqual({ generated: 1, verified: 1 });
+      const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, "code.verify"));
+      expect(audit.filter((a) => a.outcome === "success")).toHaveLength(1);
+      expect(audit).toHaveLength(50);
+    } finally {
+      await t.close();
+      await database.close();
+    }
+    // A whole app on a database of its own thread, opened from the seed: the slowest test of the file.
+  }, 60_000);
 });

@@ -31,6 +31,8 @@ export type PgliteThread = Queries & {
   close(): Promise<void>;
 };
 
+/** A request before `call` numbers it. */
+type Unnumbered<R> = R extends unknown ? Omit<R, "id"> : never;
 type Waiting = { resolve: (value: unknown) => void; reject: (err: Error) => void };
 
 /**
@@ -104,7 +106,7 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
     end(stopped(`its thread exited (${code})`));
   });
 
-  function call<T>(request: Omit<Request, "id"> & { op: Request["op"] }): Promise<T> {
+  function call<T>(request: Unnumbered<Request>): Promise<T> {
     if (gone) return Promise.reject(gone);
     const id = ++lastId;
     return new Promise<T>((resolve, reject) => {
@@ -114,24 +116,24 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
   }
 
   const queries = (tx?: number): Queries => ({
-    query: (sql, params, options) => call({ op: "query", tx, sql, params, options: wireOptions(options) } as Request),
-    exec: (sql) => call({ op: "exec", tx, sql } as Request),
+    query: (sql, params, options) => call({ op: "query", tx, sql, params, options: wireOptions(options) }),
+    exec: (sql) => call({ op: "exec", tx, sql }),
   });
 
   return {
     ready,
     ...queries(),
     async transaction(fn) {
-      const tx = await call<number>({ op: "begin" } as Request);
+      const tx = await call<number>({ op: "begin" });
       let result: Awaited<ReturnType<typeof fn>>;
       try {
         result = await fn(queries(tx));
       } catch (err) {
         // The caller's error is the one that matters, even when the rollback fails too (the thread gone).
-        await call({ op: "end", tx, commit: false } as Request).catch(() => {});
+        await call({ op: "end", tx, commit: false }).catch(() => {});
         throw err;
       }
-      await call({ op: "end", tx, commit: true } as Request);
+      await call({ op: "end", tx, commit: true });
       return result;
     },
     async listen(channel, onPayload) {
@@ -139,21 +141,21 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
       if (!set) {
         set = new Set();
         listeners.set(channel, set);
-        await call({ op: "listen", channel } as Request);
+        await call({ op: "listen", channel });
       }
       set.add(onPayload);
       return async () => {
         set.delete(onPayload);
         if (set.size === 0 && listeners.get(channel) === set) {
           listeners.delete(channel);
-          await call({ op: "unlisten", channel } as Request);
+          await call({ op: "unlisten", channel });
         }
       };
     },
     async close() {
       if (gone) return;
       const exited = new Promise((resolve) => worker.once("exit", resolve));
-      await call({ op: "close" } as Request).catch(() => {});
+      await call({ op: "close" }).catch(() => {});
       await exited;
     },
   };

@@ -41,8 +41,8 @@ if (!home || home.bytes > FIRST_LOAD_BUDGET_BYTES) {
 /**
  * Packages left in node_modules: they load files beside their own code (PGlite's WebAssembly and data,
  * argon2's native addon, pino's worker threads, Swagger UI's static files) or are optional (pg-native).
- * Everything else is bundled into main.js and cli.js: resolving and loading some 1,200 module files one
- * by one was half of a start (measured in bench/README.md, "Start-up").
+ * Everything else is bundled into main.js, cli.js, pglite-worker.js and the chunks they share: resolving
+ * and loading some 1,200 module files one by one was half of a start (measured in bench/README.md, "Start-up").
  */
 const KEPT_IN_NODE_MODULES = [
   "@electric-sql/pglite",

@@ -102,8 +102,9 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
   });
   worker.on("exit", (code) => {
     unlock();
-    failed(stopped(`its thread exited (${code})`));
-    end(stopped(`its thread exited (${code})`));
+    const err = stopped(`its thread exited (${code})`);
+    failed(err);
+    end(err);
   });
 
   function call<T>(request: Unnumbered<Request>): Promise<T> {

@@ -69,18 +69,19 @@ const ROLLBACK = Symbol("rollback");
 /** One unlisten per channel listened to; the server's side fans a notification out to its listeners. */
 const channels = new Map<string, () => Promise<void>>();
 
+/** Where a statement runs: its open transaction, or the database itself. */
+function runsOn(db: PGlite, tx: number | undefined): PGlite | Transaction {
+  const on = tx === undefined ? db : transactions.get(tx)?.tx;
+  if (!on) throw new Error("the transaction has ended");
+  return on;
+}
+
 async function handle(db: PGlite, request: Request): Promise<unknown> {
   switch (request.op) {
-    case "query": {
-      const on = request.tx === undefined ? db : transactions.get(request.tx)?.tx;
-      if (!on) throw new Error("the transaction has ended");
-      return on.query(request.sql, request.params, queryOptions(request.options));
-    }
-    case "exec": {
-      const on = request.tx === undefined ? db : transactions.get(request.tx)?.tx;
-      if (!on) throw new Error("the transaction has ended");
-      return on.exec(request.sql);
-    }
+    case "query":
+      return runsOn(db, request.tx).query(request.sql, request.params, queryOptions(request.options));
+    case "exec":
+      return runsOn(db, request.tx).exec(request.sql);
     case "begin":
       return new Promise<number>((began, failed) => {
         const id = ++lastTx;

@@ -4,6 +4,7 @@
  * request (X-Forwarded-For behind TRUST_PROXY). The server runs in a child process.
  *   npm run bench -- verify                                                        (PGlite only)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- verify   (PGlite, then PostgreSQL)
+ * BENCH_ENGINES=postgres (or pglite) runs one engine only. BENCH_POOLER_URL: PostgreSQL through that PgBouncer.
  * BENCH_SECONDS (default 10) per run; each route runs BENCH_ROUNDS times (default 2), alternating, after a warm-up.
  * After each run the audit chain's checkpoint of that run's rows is drained and timed, and charged to the run.
  * Targets (issue 19): product ÷ baseline ≥ 1.5x on PGlite and ≥ 1.2x on PostgreSQL, product p99 ≤ 40 ms,
@@ -134,7 +135,12 @@ async function bench(engine: "pglite" | "postgres") {
 console.log(
   `verify benchmark: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} runs per route (reported: mean req/s, worst p50/p99)\n`,
 );
-let allOk = await bench("pglite");
-if (databaseUrl) allOk = (await bench("postgres")) && allOk;
-else console.log("(set BENCH_DATABASE_URL to also run on PostgreSQL)");
+// BENCH_ENGINES=postgres (or pglite) runs one engine only
+const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",");
+let allOk = true;
+if (engines.includes("pglite")) allOk = await bench("pglite");
+if (engines.includes("postgres")) {
+  if (databaseUrl) allOk = (await bench("postgres")) && allOk;
+  else console.log("(set BENCH_DATABASE_URL to also run on PostgreSQL)");
+}
 process.exitCode = allOk ? 0 : 1;

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { buildApp } from "@server/app";
 import { type Config, loadConfig } from "@server/config";
-import { type Database, migratedPglite, openDatabase } from "@server/db/client";
+import { type Database, migratedPglite, openDatabase, STATEMENT_FUNCTION_PREFIX } from "@server/db/client";
 import { users } from "@server/db/schema";
 import { type Clock, testClock } from "@server/lib/clock";
 import { loggerOptions } from "@server/lib/logger";
@@ -65,7 +65,8 @@ const SHAPE_SQL = `select md5(coalesce(string_agg(x, ',' order by x), '')) as sh
     where c.relnamespace = 'public'::regnamespace
   union all select conrelid::regclass::text || '.' || conname || ':' || pg_get_constraintdef(oid) from pg_constraint
     where connamespace = 'public'::regnamespace
-  union all select proname || ':' || md5(prosrc) from pg_proc where pronamespace = 'public'::regnamespace) s`;
+  union all select proname || ':' || md5(prosrc) from pg_proc where pronamespace = 'public'::regnamespace
+    and not starts_with(proname, '${STATEMENT_FUNCTION_PREFIX}')) s`;
 
 /** What a reset needs of a connection, PGlite's or node-postgres's: rows of one statement, or run several. */
 type Connection = { rows<T>(statement: string): Promise<T[]>; run(statements: string): Promise<void> };

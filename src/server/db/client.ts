@@ -29,8 +29,17 @@ export type RawQueries = {
   run<T>(statement: Statement, values: Record<string, unknown>): Promise<T[]>;
 };
 
-/** A statement turned into text once, whose values are `sql.placeholder(name)`s filled in by `run`. */
-export type Statement = { readonly name: string; readonly text: string; readonly params: readonly unknown[] };
+/**
+ * A statement turned into text once, whose values are `sql.placeholder(name)`s filled in by `run`.
+ * `returns` lists its result columns with their types ("allowed boolean, …"): through a pooler it then
+ * runs as a function of the same text, whose plan the server keeps (`pooledFunctions`).
+ */
+export type Statement = {
+  readonly name: string;
+  readonly text: string;
+  readonly params: readonly unknown[];
+  readonly returns?: string;
+};
 
 /** The database as every repository sees it: Drizzle plus raw statements. Which engine runs is known only here. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema> & RawQueries;
@@ -95,20 +104,85 @@ function statementName(label: string, text: string) {
  * Builds a hot-path statement once (at module load), instead of on every call: building a statement of
  * several CTEs with Drizzle and turning it into text cost about 0.1 ms of a look-up's 1.4 (bench/README.md).
  */
-export function statement(label: string, query: SQL): Statement {
+export function statement(label: string, query: SQL, opts: { returns?: string } = {}): Statement {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  return { name: nameOf(label, text), text, params };
+  return { name: nameOf(label, text), text, params, returns: opts.returns };
 }
 
 const filled = (statement: Statement, values: Record<string, unknown>) =>
   fillPlaceholders(statement.params as unknown[], values) as Param[];
 
+/** The prefix of the functions `pooledFunctions` makes (the tests' reset leaves them: same text, same name). */
+export const STATEMENT_FUNCTION_PREFIX = "cp_stmt_";
+
+/**
+ * Through a transaction-mode pooler no prepared statement outlives its transaction (PgBouncer 1.18), so
+ * a statement would be parsed and planned on every call: for the look-up's ten CTEs, more than running it
+ * (through PgBouncer it served 0.75x a naive server's three small statements). A `statement` with
+ * `returns` runs there as a PL/pgSQL function of the same text instead, and PL/pgSQL keeps a
+ * statement's plan for the rest of its server session, as a prepared statement would.
+ *
+ * The function is made at first use, on the server itself (`directUrl`), under an advisory lock so that
+ * processes starting together do not race: its name holds a digest of the text (one per version of
+ * the statement, so processes of two versions can run side by side), and its argument types are the
+ * ones the server infers for the statement's parameters. Resolves to the function's name, or null when
+ * it could not be made (the statement then runs unnamed, and making it is tried again a minute later).
+ */
+function pooledFunctions(directUrl: string) {
+  const made = new Map<string, Promise<string | null>>();
+  return (statement: Statement): Promise<string | null> => {
+    let fn = made.get(statement.name);
+    if (!fn) {
+      fn = makeFunction(directUrl, statement).catch(() => {
+        setTimeout(() => made.delete(statement.name), 60_000).unref();
+        return null;
+      });
+      made.set(statement.name, fn);
+    }
+    return fn;
+  };
+}
+
+async function makeFunction(directUrl: string, statement: Statement): Promise<string> {
+  const name = `${STATEMENT_FUNCTION_PREFIX}${statement.name}`;
+  if (statement.text.includes("$fn$")) throw new Error(`statement ${statement.name} cannot be quoted as $fn$`);
+  const client = new pg.Client({ connectionString: directUrl, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    await client.query("begin");
+    await client.query("select pg_advisory_xact_lock(724012)");
+    const found = await client.query<{ found: boolean }>("select to_regproc($1) is not null as found", [name]);
+    if (!found.rows[0]?.found) {
+      await client.query(`prepare probe as ${statement.text}`);
+      const probe = await client.query<{ types: string[] }>(
+        "select parameter_types::text[] as types from pg_prepared_statements where name = 'probe'",
+      );
+      const types = probe.rows[0]?.types ?? [];
+      // The result columns' names are PL/pgSQL variables too: where the text names a column alike, the column.
+      await client.query(
+        `create function ${name}(${types.join(", ")}) returns table (${statement.returns}) language plpgsql volatile as $fn$
+#variable_conflict use_column
+begin
+  return query ${statement.text};
+end
+$fn$`,
+      );
+    }
+    await client.query("commit");
+    return name;
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * node-postgres: named statements, which it prepares on each connection at first use. Through a
  * transaction-mode pooler (`pooled`) a connection is not the same server session from one statement to
- * the next, so `prepared` sends unnamed statements there (parsed and planned each time).
+ * the next, so `prepared` sends unnamed statements there (parsed and planned each time), and `run` calls
+ * the statement's function (`pooledFunctions`).
  */
-function postgresQueries(pool: pg.Pool, pooled = false): RawQueries {
+function postgresQueries(pool: pg.Pool, pooled?: { directUrl: string }): RawQueries {
+  const functionOf = pooled ? pooledFunctions(pooled.directUrl) : null;
   return {
     async rows<T>(query: SQL) {
       const { sql: text, params } = dialect.sqlToQuery(query);
@@ -120,7 +194,13 @@ function postgresQueries(pool: pg.Pool, pooled = false): RawQueries {
       return execute<T>(statementName(label, text), text, params as Param[]);
     },
     async run<T>(statement: Statement, values: Record<string, unknown>) {
-      return execute<T>(statement.name, statement.text, filled(statement, values));
+      const params = filled(statement, values);
+      const fn = functionOf && statement.returns ? await functionOf(statement) : null;
+      if (fn) {
+        const result = await pool.query(`select * from ${fn}(${params.map((_, i) => `$${i + 1}`).join(", ")})`, params);
+        return normalised<T>(result.rows, result.fields);
+      }
+      return execute<T>(statement.name, statement.text, params);
     },
   };
 
@@ -340,7 +420,10 @@ export async function openDatabase(opts: {
       await done();
     }
     step("migrations");
-    const db = Object.assign(drizzlePg(pool, { schema }), postgresQueries(pool, pooled)) as unknown as Db;
+    const db = Object.assign(
+      drizzlePg(pool, { schema }),
+      postgresQueries(pool, pooled ? { directUrl } : undefined),
+    ) as unknown as Db;
     const listening = postgresNotifications(directUrl);
     return {
       db,

@@ -13,7 +13,7 @@ import {
   tableText,
   verify,
 } from "@test/fixtures";
-import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, createUser, openAgain, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { codeHash, generateWords } from "./service";
@@ -362,6 +362,32 @@ describe("POST /api/verify", () => {
     expect(audit).toHaveLength(50);
     expect(audit.filter((a) => a.outcome === "success")).toHaveLength(1);
   });
+
+  // PostgreSQL only: PGlite has one process. Through a transaction-mode pooler the look-up runs as a function
+  // the server keeps the plan of (db/client.ts): two processes that start together make it once, not twice.
+  it.skipIf(process.env.TEST_DB !== "postgres")(
+    "answers look-ups from two processes that start together on one database, exactly one verifying",
+    async () => {
+      const database = await openAgain(t.database);
+      const second = await buildTestApp({ database: database ?? t.database, clock: t.clock });
+      try {
+        const { browser } = await signedInEmployee(t);
+        const { words } = await generate(browser);
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => verify(i % 2 ? second : t, i < 8 ? "zoo zone zero" : words.join(" "))),
+        );
+        expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+        expect(answers.filter((a) => a.json().verified === true)).toHaveLength(1);
+        const functions = await t.database.db.rows<{ n: number }>(
+          sql`select count(*)::int as n from pg_proc where starts_with(proname, 'cp_stmt_codes_lookup_')`,
+        );
+        expect(functions[0]?.n).toBe(process.env.TEST_VIA_POOLER === "1" ? 1 : 0);
+      } finally {
+        await second.close();
+        await database?.close();
+      }
+    },
+  );
 
   it("does not verify for a deactivated owner", async () => {
     const { user, browser } = await signedInEmployee(t);

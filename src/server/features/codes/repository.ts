@@ -170,6 +170,7 @@ const LOOK_UP = statement(
       returning id
     )
     select allowed, oldest, reason is null as candidate from result`,
+  { returns: "allowed boolean, oldest timestamptz, candidate boolean" },
 );
 
 /**

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
-import { aliases } from "./aliases";
+import { aliases } from "./aliases.ts";
 
 const repoRoot = fileURLToPath(new URL(".", import.meta.url));
 const apiServer = process.env.API_URL ?? "http://localhost:3000";

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { aliases } from "./aliases";
+import { aliases } from "./aliases.ts";
 
 // The integration suite runs on the embedded database always, and once more on a
 // PostgreSQL server when TEST_DATABASE_URL is set. Browser tests run once, on PGlite.

@@ -117,7 +117,7 @@ export const STATEMENT_FUNCTION_PREFIX = "cp_stmt_";
 
 /**
  * Through a transaction-mode pooler no prepared statement outlives its transaction (PgBouncer 1.18), so
- * a statement would be parsed and planned on every call: for the look-up's ten CTEs, more than running it
+ * a statement would be parsed and planned on every call: for the look-up's eight CTEs, more than running it
  * (through PgBouncer it served 0.75x a naive server's three small statements). A `statement` with
  * `returns` runs there as a PL/pgSQL function of the same text instead, and PL/pgSQL keeps a
  * statement's plan for the rest of its server session, as a prepared statement would.

@@ -57,13 +57,13 @@ export async function serve({
   steps.step("admin check");
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    app.log.info(`${signal} received: finishing in-flight requests, then closing the database`);
+    if (exitCode === 0) app.log.info(`${signal} received: finishing in-flight requests, then closing the database`);
     try {
       await gracefulStop(app, database, { delayMs: signal === "SIGTERM" ? config.shutdownDelayMs : 0 });
-      process.exit(0);
+      process.exit(exitCode);
     } catch (err) {
       app.log.error({ err }, "shutdown failed");
       process.exit(1);
@@ -71,6 +71,12 @@ export async function serve({
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  // Without its database's thread this process can only answer 503: it stops (exit code 1), and whatever
+  // supervises it (systemd, Docker's restart policy) starts it again on the same data directory.
+  void embedded?.lost.then((err) => {
+    app.log.fatal({ err }, "The embedded database's thread stopped: stopping the server; start it again");
+    void stop("lost database", 1);
+  });
 
   await app.listen({ port: config.port, host: config.host });
   steps.step("listen");

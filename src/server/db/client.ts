@@ -146,7 +146,11 @@ function pooledFunctions(directUrl: string) {
 async function makeFunction(directUrl: string, statement: Statement): Promise<string> {
   const name = `${STATEMENT_FUNCTION_PREFIX}${statement.name}`;
   if (statement.text.includes("$fn$")) throw new Error(`statement ${statement.name} cannot be quoted as $fn$`);
-  const client = new pg.Client({ connectionString: directUrl, connectionTimeoutMillis: 3000, statement_timeout: 10_000 });
+  const client = new pg.Client({
+    connectionString: directUrl,
+    connectionTimeoutMillis: 3000,
+    statement_timeout: 10_000,
+  });
   client.on("error", () => {}); // a dropped connection fails the query under way, not the process
   await client.connect();
   try {

@@ -7,7 +7,7 @@ import { buildTestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { openDatabase } from "./client";
-import { startEmbedded } from "./pglite-thread";
+import { startEmbedded, terminate } from "./pglite-thread";
 import { auditLog, users } from "./schema";
 
 const onPglite = process.env.TEST_DB !== "postgres";
@@ -120,6 +120,25 @@ describe.skipIf(!onPglite)("the embedded database in its own thread", () => {
     expect((await again.query<{ n: number }>("select 1 as n")).rows).toEqual([{ n: 1 }]);
     await again.close();
   });
+  it("tells the server when its thread is lost as in a crash, fails statements as a 503, and frees the directory", async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), "callproof-thread-")), "db");
+    const thread = startEmbedded(dir, inject("pgliteTemplate"));
+    await thread.ready;
+    await terminate(thread);
+    expect(isDatabaseUnavailable(await thread.lost)).toBe(true);
+    expect(isDatabaseUnavailable(await thread.query("select 1").catch((err: unknown) => err))).toBe(true);
+    // A close is not a loss (serve.ts stops the server on a loss).
+    const again = startEmbedded(dir, inject("pgliteTemplate"));
+    await again.ready;
+    let lost = false;
+    void again.lost.then(() => {
+      lost = true;
+    });
+    await again.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lost).toBe(false);
+  });
+
   it("serves the product on it: sign-in by e-mailed code, a generated code, exactly one of 50 concurrent look-ups", async () => {
     const database = await onDisk();
     const t = await buildTestApp({ database });

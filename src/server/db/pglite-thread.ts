@@ -29,7 +29,20 @@ export type PgliteThread = Queries & {
   transaction<T>(fn: (tx: Queries) => Promise<T>): Promise<T>;
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /**
+   * resolves with why, when the thread ends after opening without `close()` being asked (an uncaught error
+   * in it, such as PostgreSQL's WebAssembly aborting): from then on every statement fails
+   */
+  readonly lost: Promise<Error>;
 };
+
+/** Each thread's worker, for `terminate` (tests use it to lose a thread as a crash would). */
+const workers = new WeakMap<PgliteThread, Worker>();
+
+/** Ends the thread at once, as a crash in it would: it is `lost`, not closed. */
+export async function terminate(thread: PgliteThread): Promise<void> {
+  await workers.get(thread)?.terminate();
+}
 
 /** A request before `call` numbers it. */
 type Unnumbered<R> = R extends unknown ? Omit<R, "id"> : never;
@@ -64,6 +77,12 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let lastId = 0;
   let gone: Error | null = null;
+  let closing = false;
+  let isOpen = false;
+  let lose!: (err: Error) => void;
+  const lost = new Promise<Error>((resolve) => {
+    lose = resolve;
+  });
   let opened!: (times: { openMs: number; migrationsMs: number }) => void;
   let failed!: (err: Error) => void;
   const ready = new Promise<{ openMs: number; migrationsMs: number }>((resolve, reject) => {
@@ -80,8 +99,10 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
 
   worker.on("message", (reply: Reply) => {
     if (reply.id === 0) {
-      if ("opened" in reply) opened(reply.opened);
-      else if ("failed" in reply) {
+      if ("opened" in reply) {
+        isOpen = true;
+        opened(reply.opened);
+      } else if ("failed" in reply) {
         const err = damagedDataDir(dir, fromWire(reply.failed));
         failed(err);
         end(err);
@@ -105,6 +126,7 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
     const err = stopped(`its thread exited (${code})`);
     failed(err);
     end(err);
+    if (isOpen && !closing) lose(gone ?? err);
   });
 
   function call<T>(request: Unnumbered<Request>): Promise<T> {
@@ -121,8 +143,9 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
     exec: (sql) => call({ op: "exec", tx, sql }),
   });
 
-  return {
+  const thread: PgliteThread = {
     ready,
+    lost,
     ...queries(),
     async transaction(fn) {
       const tx = await call<number>({ op: "begin" });
@@ -155,11 +178,14 @@ export function startEmbedded(dir: string, seed: string | null = PGLITE_SEED): P
     },
     async close() {
       if (gone) return;
+      closing = true;
       const exited = new Promise((resolve) => worker.once("exit", resolve));
       await call({ op: "close" }).catch(() => {});
       await exited;
     },
   };
+  workers.set(thread, worker);
+  return thread;
 }
 
 function wireOptions(options?: Options): QueryOptions | undefined {

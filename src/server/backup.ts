@@ -78,7 +78,7 @@ export async function runBackupCommand(command: "backup" | "restore", args: stri
     );
     return 2;
   }
-  const dir = path.join(config.dataDir, "db");
+  const dir = config.embeddedDir;
   try {
     if (command === "backup") {
       const size = await backupEmbedded(dir, path.resolve(file));

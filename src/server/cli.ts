@@ -1,4 +1,3 @@
-import path from "node:path";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 import { meetsPasswordRules } from "@shared/validation";
@@ -64,7 +63,7 @@ async function main(argv: string[]) {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     directUrl: config.databaseDirectUrl,
-    dataDir: path.join(config.dataDir, "db"),
+    dataDir: config.embeddedDir,
   });
   try {
     const result = await ensureAdmin(database.db, email, password, new Date());
@@ -101,7 +100,7 @@ async function auditVerify(args: string[]): Promise<number> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     directUrl: config.databaseDirectUrl,
-    dataDir: path.join(config.dataDir, "db"),
+    dataDir: config.embeddedDir,
   });
   try {
     const started = performance.now();

@@ -15,6 +15,8 @@ export type Config = {
   secureCookies: boolean;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** the embedded database's directory, DATA_DIR/db (used without DATABASE_URL) */
+  embeddedDir: string;
   smtpUrl: string | undefined;
   mailFrom: string;
   adminEmail: string | undefined;
@@ -193,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secureCookies: pub.protocol === "https:",
     databaseUrl,
     dataDir,
+    embeddedDir: path.join(dataDir, "db"),
     smtpUrl,
     mailFrom,
     adminEmail,

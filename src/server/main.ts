@@ -1,5 +1,4 @@
 import cluster from "node:cluster";
-import path from "node:path";
 import { ConfigError, loadConfig } from "./config";
 import { StartError } from "./db/embedded-lock";
 import { type PgliteThread, startEmbedded } from "./db/pglite-thread";
@@ -30,9 +29,7 @@ async function main() {
     return;
   }
 
-  const embedded: PgliteThread | undefined = config.databaseUrl
-    ? undefined
-    : startEmbedded(path.join(config.dataDir, "db"));
+  const embedded: PgliteThread | undefined = config.databaseUrl ? undefined : startEmbedded(config.embeddedDir);
   const { serve } = await import("./serve");
   steps.step("server modules");
   await serve({ config, steps, embedded });

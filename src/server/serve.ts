@@ -22,7 +22,7 @@ export async function serve({
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     directUrl: config.databaseDirectUrl,
-    dataDir: path.join(config.dataDir, "db"),
+    dataDir: config.embeddedDir,
     embedded,
     onStep: steps.step,
   });

@@ -17,6 +17,9 @@ const SHARED_MODULES = { isolate: false } as const;
 export default defineConfig({
   resolve: { alias: aliases },
   test: {
+    // The test identity provider (test/oidc-provider.ts) is oidc-provider's development setup on purpose
+    // (in-memory store, its login page): its warnings saying so are not news in every run's output.
+    onConsoleLog: (log) => !log.startsWith("oidc-provider WARNING: a quick start development-only"),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

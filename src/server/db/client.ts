@@ -125,24 +125,26 @@ export const STATEMENT_FUNCTION_PREFIX = "cp_stmt_";
  * The function is made at first use, on the server itself (`directUrl`), under an advisory lock so that
  * processes starting together do not race: its name holds a digest of the text (one per version of
  * the statement, so processes of two versions can run side by side), and its argument types are the
- * ones the server infers for the statement's parameters. Resolves to the function's name, or null when
- * it could not be made (the statement then runs unnamed, and making it is tried again a minute later).
+ * ones the server infers for the statement's parameters. Resolves to the statement that calls it
+ * (`select * from name($1, …)`), or null when it could not be made (the statement then runs unnamed, and
+ * making it is tried again a minute later).
  */
 function pooledFunctions(directUrl: string) {
   const made = new Map<string, Promise<string | null>>();
   return (statement: Statement): Promise<string | null> => {
-    let fn = made.get(statement.name);
-    if (!fn) {
-      fn = makeFunction(directUrl, statement).catch(() => {
+    let call = made.get(statement.name);
+    if (!call) {
+      call = makeFunction(directUrl, statement).catch(() => {
         setTimeout(() => made.delete(statement.name), 60_000).unref();
         return null;
       });
-      made.set(statement.name, fn);
+      made.set(statement.name, call);
     }
-    return fn;
+    return call;
   };
 }
 
+/** Makes the function (unless it exists) and returns the statement that calls it. */
 async function makeFunction(directUrl: string, statement: Statement): Promise<string> {
   const name = `${STATEMENT_FUNCTION_PREFIX}${statement.name}`;
   if (statement.text.includes("$fn$")) throw new Error(`statement ${statement.name} cannot be quoted as $fn$`);
@@ -174,7 +176,7 @@ $fn$`,
       );
     }
     await client.query("commit");
-    return name;
+    return `select * from ${name}(${statement.params.map((_, i) => `$${i + 1}`).join(", ")})`;
   } finally {
     await client.end();
   }
@@ -187,7 +189,7 @@ $fn$`,
  * the statement's function (`pooledFunctions`).
  */
 function postgresQueries(pool: pg.Pool, pooled?: { directUrl: string }): RawQueries {
-  const functionOf = pooled ? pooledFunctions(pooled.directUrl) : null;
+  const callOf = pooled ? pooledFunctions(pooled.directUrl) : null;
   return {
     async rows<T>(query: SQL) {
       const { sql: text, params } = dialect.sqlToQuery(query);
@@ -200,9 +202,9 @@ function postgresQueries(pool: pg.Pool, pooled?: { directUrl: string }): RawQuer
     },
     async run<T>(statement: Statement, values: Record<string, unknown>) {
       const params = filled(statement, values);
-      const fn = functionOf && statement.returns ? await functionOf(statement) : null;
-      if (fn) {
-        const result = await pool.query(`select * from ${fn}(${params.map((_, i) => `$${i + 1}`).join(", ")})`, params);
+      const call = callOf && statement.returns ? await callOf(statement) : null;
+      if (call) {
+        const result = await pool.query(call, params);
         return normalised<T>(result.rows, result.fields);
       }
       return execute<T>(statement.name, statement.text, params);

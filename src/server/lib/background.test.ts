@@ -66,6 +66,24 @@ describe("background runner", () => {
     expect(turns).toBe(3);
   });
 
+  it("turn() gives every job a turn now and waits for it and the tasks it starts", async () => {
+    const { log } = logger();
+    const bg = background(log);
+    const seen: string[] = [];
+    bg.every("hourly a", 3_600_000, async () => {
+      seen.push("a");
+      bg.run("a's task", async () => {
+        seen.push("a-task");
+      });
+    });
+    bg.every("hourly b", 3_600_000, async () => {
+      seen.push("b");
+    });
+    await bg.turn();
+    expect(seen.sort()).toEqual(["a", "a-task", "b"]);
+    await bg.stop();
+  });
+
   it("stop() also waits for the tasks a running turn starts while it waits (claimed work is not dropped)", async () => {
     const { log } = logger();
     const bg = background(log);

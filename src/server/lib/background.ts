@@ -22,6 +22,11 @@ export type Background = {
   ): { wake(): void };
   /** resolves once nothing runs or is woken (jobs waiting for their next turn do not count) */
   idle(): Promise<void>;
+  /**
+   * gives every job a turn now and resolves when the work is idle again: a test asserts that nothing more
+   * happens (no retry before its time, no second delivery) after a turn has really looked, without sleeping
+   */
+  turn(): Promise<void>;
   /** stops every job and waits for the running work and what it starts meanwhile; run() once stop() resolved is ignored */
   stop(): Promise<void>;
 };
@@ -29,6 +34,7 @@ export type Background = {
 export function background(log: Log): Background {
   const running = new Set<Promise<unknown>>();
   const timers = new Set<NodeJS.Timeout>();
+  const wakers = new Set<() => void>();
   /** stop() was called: no new job turns */
   let stopped = false;
   /** stop() resolved: nothing runs any more */
@@ -41,6 +47,10 @@ export function background(log: Log): Background {
       .finally(() => running.delete(p));
     running.add(p);
     return p;
+  };
+
+  const idle = async () => {
+    while (running.size > 0) await Promise.allSettled([...running]);
   };
 
   return {
@@ -82,11 +92,16 @@ export function background(log: Log): Background {
         });
       }
       schedule(opts.firstAfterMs ?? everyMs);
+      wakers.add(start);
       return { wake: start };
     },
 
-    async idle() {
-      while (running.size > 0) await Promise.allSettled([...running]);
+    idle,
+
+    async turn() {
+      await idle();
+      for (const wake of wakers) wake();
+      await idle();
     },
 
     async stop() {

@@ -40,10 +40,7 @@ describe("single sign-on", () => {
     await panel.getByLabel(SSO_TEXT.clientIdLabel).fill(idp.clientId);
     await panel.getByLabel(SSO_TEXT.clientSecretLabel).fill(idp.clientSecret);
     await panel.getByRole("button", { name: SSO_TEXT.save }).click();
-    await panel
-      .getByRole("alert")
-      .filter({ hasText: SSO_TEXT.issuerMismatch(idp.issuer) })
-      .waitFor();
+    await panel.getByRole("alert").filter({ hasText: SSO_TEXT.issuerMismatch }).waitFor();
 
     await panel.getByLabel(SSO_TEXT.issuerLabel).fill(idp.issuer);
     await panel.getByLabel(SSO_TEXT.jitLabel).check();

@@ -134,6 +134,7 @@ export const SSO_TEXT = {
   noSsoForDomain: "Single sign-on is not set up for this e-mail address.",
   // /login
   continueWithSso: "Continue with single sign-on",
+  startFailed: "Single sign-on could not be started. Please try again.",
   ssoAvailable: (organisation: string) => `${organisation} signs you in with single sign-on.`,
   ssoRequired: (organisation: string) => `${organisation} requires single sign-on.`,
   orUsePassword: "Or sign in with your password",

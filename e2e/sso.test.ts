@@ -40,10 +40,7 @@ describe("single sign-on", () => {
     await panel.getByLabel(SSO_TEXT.clientIdLabel).fill(idp.clientId);
     await panel.getByLabel(SSO_TEXT.clientSecretLabel).fill(idp.clientSecret);
     await panel.getByRole("button", { name: SSO_TEXT.save }).click();
-    await panel
-      .getByRole("alert")
-      .filter({ hasText: SSO_TEXT.issuerMismatch(idp.issuer) })
-      .waitFor();
+    await panel.getByRole("alert").filter({ hasText: SSO_TEXT.issuerMismatch }).waitFor();
 
     await panel.getByLabel(SSO_TEXT.issuerLabel).fill(idp.issuer);
     await panel.getByLabel(SSO_TEXT.jitLabel).check();
@@ -92,6 +89,41 @@ describe("single sign-on", () => {
     await page.waitForURL(pathIs("/dashboard"));
     await page.getByText("Dana Teller").first().waitFor();
     await page.getByRole("button", { name: "Sign Out" }).waitFor();
+  });
+
+  it("a link or a form on another site starts nothing: the signed-in person stays who they are", async () => {
+    // The attacker holds an employee identity of the SSO organisation at its provider.
+    const attacker = `mallory@${employer.domain}`;
+    idp.accounts.set(attacker, { email: attacker, email_verified: true });
+    const victim = await createEmployer(suite.server, { companyName: "Victim Ltd" });
+    const page = await newPage();
+    await signInThroughUi(page, suite.server, victim.user.email, victim.user.password, "/employer-dashboard");
+    // Who the browser is signed in as (the same-origin call the app makes).
+    const whoami = () =>
+      page.evaluate(async () => {
+        const res = await fetch("/api/auth/whoami");
+        return res.ok ? ((await res.json()) as { role: string }).role : res.status;
+      });
+
+    // A link to the old start address: nothing starts, the provider is never reached.
+    await page.goto(`/api/auth/sso/start?email=${encodeURIComponent(attacker)}`);
+    expect(new URL(page.url()).origin).toBe(suite.server.url);
+    expect(new URL(page.url()).pathname).not.toMatch(/^\/api\//);
+    expect(await whoami()).toBe("superuser");
+
+    // A form on another page posting to the start: refused before anything is written.
+    await page.goto("about:blank");
+    await page.setContent(
+      `<form method="post" action="${suite.server.url}/api/auth/sso/start"><input name="email" value="${attacker}"><button>Go</button></form>`,
+    );
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/api/auth/sso/start")),
+      page.getByRole("button", { name: "Go" }).click(),
+    ]);
+    expect(answer.status()).toBe(403);
+    expect(new URL(page.url()).origin).not.toBe(idp.issuer);
+    await page.goto("/employer-dashboard");
+    expect(await whoami()).toBe("superuser");
   });
 
   it("makes single sign-on the main action when the organisation requires it", async () => {

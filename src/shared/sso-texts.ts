@@ -3,10 +3,14 @@
 export const SSO = {
   /** a sign-in attempt's state lives this long and is used once */
   stateLifetimeMs: 10 * 60_000,
-  /** sso/start and sso/callback per client address */
+  /** sso/start and sso/callback per client address (IPv6 by /64) */
   startsPerIp: { limit: 30, windowMs: 15 * 60_000 },
   callbacksPerIp: { limit: 30, windowMs: 15 * 60_000 },
   discoverPerIp: { limit: 120, windowMs: 15 * 60_000 },
+  /** and per IPv6 /48 (one site: an office signing in at nine, not one /64 after another) */
+  startsPerNetwork: { limit: 300, windowMs: 15 * 60_000 },
+  callbacksPerNetwork: { limit: 300, windowMs: 15 * 60_000 },
+  discoverPerNetwork: { limit: 1200, windowMs: 15 * 60_000 },
   issuerMax: 500,
   clientIdMax: 255,
   clientSecretMax: 1000,
@@ -111,10 +115,12 @@ export const SSO_TEXT = {
   issuerNotHttps: "The issuer URL must start with https://.",
   issuerCredentials: "The issuer URL must not contain a user name, password, query or fragment.",
   issuerUnreachable: (step: string) => `The issuer could not be reached: ${step}.`,
+  /** the step named when the discovery document could not be fetched (connection, time limit or answer) */
+  fetchStep: "its discovery document could not be fetched",
   issuerNotAnIssuer:
     "The issuer URL does not serve an OpenID Connect discovery document (/.well-known/openid-configuration).",
-  issuerMismatch: (named: string) =>
-    `The discovery document names another issuer (${named}). Enter exactly the issuer it names.`,
+  issuerMismatch:
+    "The discovery document names another issuer. Enter the issuer URL exactly as your identity provider gives it.",
   issuerMultiTenant:
     "This is a multi-tenant endpoint ({tenantid}). Enter your own tenant's issuer URL, e.g. https://login.microsoftonline.com/<tenant id>/v2.0.",
   issuerEndpointNotHttps: "The discovery document names an endpoint that is not https.",
@@ -128,6 +134,7 @@ export const SSO_TEXT = {
   noSsoForDomain: "Single sign-on is not set up for this e-mail address.",
   // /login
   continueWithSso: "Continue with single sign-on",
+  startFailed: "Single sign-on could not be started. Please try again.",
   ssoAvailable: (organisation: string) => `${organisation} signs you in with single sign-on.`,
   ssoRequired: (organisation: string) => `${organisation} requires single sign-on.`,
   orUsePassword: "Or sign in with your password",

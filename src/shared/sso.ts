@@ -47,6 +47,15 @@ export const ssoOrganisationQuery = z.object({ organisationId: z.coerce.number()
 /** `?email=` of discover and start: bounded; anything else is simply "no SSO". */
 export const ssoEmailQuery = z.object({ email: z.string().max(SSO.emailMax).default("") });
 
+/**
+ * POST /api/auth/sso/start: from CallProof's own /login page only (a POST with the CSRF token, so a link
+ * or a form on another site cannot start one and sign the browser in as someone else).
+ */
+export const ssoStartBody = z.object({ email: z.string().max(SSO.emailMax) });
+/** Where the page sends the browser: the identity provider, or /login with the reason it failed. */
+export const ssoStartAnswer = z.object({ url: z.string() });
+export type SsoStartAnswer = z.infer<typeof ssoStartAnswer>;
+
 export const ssoDiscoverAnswer = z.union([
   z.object({ sso: z.literal(true), organisation: z.string(), enforced: z.boolean() }),
   z.object({ sso: z.literal(false) }),

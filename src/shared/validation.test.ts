@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "./messages";
-import { meetsPasswordRules, newPasswordSchema } from "./validation";
+import { emailSchema, meetsPasswordRules, newPasswordSchema, normaliseEmail } from "./validation";
 
 describe("the password rule shared by both sign-up forms, the account page and the server", () => {
   it("needs 8 characters, an upper-case letter (any script) and a special character", () => {
@@ -24,5 +24,19 @@ describe("the password rule shared by both sign-up forms, the account page and t
     }
     // A space alongside a symbol is fine.
     expect(meetsPasswordRules("Correct horse!")).toBe(true);
+  });
+});
+
+describe("the one e-mail rule for every address from outside", () => {
+  it("checks ASCII on the value as it came, before lower-casing or trimming map other characters onto ASCII", () => {
+    // The Kelvin sign lower-cases to "k", and trim() drops a no-break space: neither may stand for kate@.
+    expect("\u212A".toLowerCase()).toBe("k");
+    expect(normaliseEmail("\u212Aate@beta.test")).toBeNull();
+    expect(normaliseEmail("kate@beta.test\u00a0")).toBeNull();
+    expect(normaliseEmail("kate\u0000@beta.test")).toBeNull();
+    expect(emailSchema.safeParse("\u212Aate@beta.test").error?.issues[0]?.message).toBe("Enter a valid email address.");
+    expect(normaliseEmail(" Kate@Beta.TEST ")).toBe("kate@beta.test");
+    expect(normaliseEmail(42)).toBeNull();
+    expect(normaliseEmail("x".repeat(100_000))).toBeNull();
   });
 });

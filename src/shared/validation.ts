@@ -2,14 +2,34 @@ import { z } from "zod";
 import { PASSWORD } from "./constants";
 import { MESSAGES } from "./messages";
 
-/** E-mail as typed by a person: trimmed, lower-cased, checked. */
+/**
+ * Printable ASCII, with only ASCII white space around it: checked on the value as it came, before it is
+ * trimmed or lower-cased, because both map other characters onto ASCII ones ("\u212A".toLowerCase() is
+ * "k", and trim() drops a no-break space), which would let `\u212Aate@…` stand for `kate@…`.
+ */
+const ASCII_EMAIL_TEXT = /^[\t\n\r ]*[\x21-\x7e]*[\t\n\r ]*$/;
+
+/** Whether a value, as it came, is an e-mail address's text in ASCII (see `emailSchema`). */
+export const isAsciiEmailText = (value: string) => ASCII_EMAIL_TEXT.test(value);
+
+/**
+ * The one rule for every e-mail address from outside (sign-up and sign-in forms, password reset, ID tokens
+ * and UserInfo, SCIM, the integration API): ASCII as it came, then trimmed, lower-cased and checked.
+ */
 export const emailSchema = z
   .string({ error: "Email is required." })
+  .refine(isAsciiEmailText, "Enter a valid email address.")
   .trim()
   .toLowerCase()
   .min(1, "Email is required.")
   .max(254, "Email is too long.")
   .pipe(z.email("Enter a valid email address."));
+
+/** `emailSchema` for a value of any type (a token's claim, a SCIM attribute): the address, or null. */
+export function normaliseEmail(value: unknown): string | null {
+  const parsed = emailSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 /** Any letter that is upper-case, in any script. */
 const UPPER = /\p{Lu}/u;

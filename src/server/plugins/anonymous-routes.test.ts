@@ -69,7 +69,7 @@ const SAMPLES: Record<string, Sample> = {
   },
   // Single sign-on: a made-up e-mail, state and code (each request counted before any work).
   "GET /api/auth/sso/discover": { url: "/api/auth/sso/discover?email=flood%40example.com" },
-  "GET /api/auth/sso/start": { url: "/api/auth/sso/start?email=flood%40example.com" },
+  "POST /api/auth/sso/start": { body: () => ({ email: "flood@example.com" }) },
   "GET /api/auth/sso/callback": { url: "/api/auth/sso/callback?state=made-up&code=made-up" },
   // /api/v1 without a key: each refusal is counted per address (and audited sparsely).
   "POST /api/v1/codes": { body: () => ({ employeeEmail: "agent@example.com" }) },

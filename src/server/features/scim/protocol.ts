@@ -1,5 +1,5 @@
 import { SCIM_LIMITS, SCIM_SCHEMAS } from "@shared/scim";
-import { emailSchema, nameSchema } from "@shared/validation";
+import { isAsciiEmailText, nameSchema, normaliseEmail } from "@shared/validation";
 import { scimErrors } from "./errors";
 
 /**
@@ -21,7 +21,6 @@ export type Draft = {
 // ---- values ----
 
 const CONTROL = /\p{C}/u;
-const ASCII_EMAIL = /^[\x21-\x7e]+$/;
 
 /** A boolean as clients send it: true/false, or Entra ID's "True"/"False" strings in any case. */
 export function readBoolean(value: unknown, attribute: string): boolean {
@@ -37,11 +36,11 @@ export function readBoolean(value: unknown, attribute: string): boolean {
 /** The userName: an e-mail address in ASCII, lower-cased (the organisation's domain is checked by the service). */
 export function readUserName(value: unknown): string {
   if (typeof value !== "string") throw scimErrors.invalidValue("userName is required and must be an e-mail address.");
-  const trimmed = value.trim();
-  if (!ASCII_EMAIL.test(trimmed)) throw scimErrors.invalidValue("userName must be an e-mail address in ASCII.");
-  const parsed = emailSchema.safeParse(trimmed);
-  if (!parsed.success) throw scimErrors.invalidValue("userName must be an e-mail address.");
-  return parsed.data;
+  // ASCII as it came, before trimming or lower-casing (the shared e-mail rule: "\u212A" lower-cases to "k").
+  if (!isAsciiEmailText(value)) throw scimErrors.invalidValue("userName must be an e-mail address in ASCII.");
+  const email = normaliseEmail(value);
+  if (!email) throw scimErrors.invalidValue("userName must be an e-mail address.");
+  return email;
 }
 
 /** A name part or displayName: empty or absent is null; else 1–100 characters without control characters. */

@@ -8,6 +8,7 @@ import { hashPassword } from "@server/lib/passwords";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import { SCIM_LIMITS, SCIM_PATH, SCIM_SCHEMAS, type ScimUser } from "@shared/scim";
+import { normaliseEmail } from "@shared/validation";
 import { scimErrors } from "./errors";
 import { applyPatch, type Draft, draftFromBody, fullNameOf, parseFilter } from "./protocol";
 import * as repo from "./repository";
@@ -209,7 +210,8 @@ export async function listUsers(
   const { rows, total } =
     filter?.attribute === "userName"
       ? await users.listOrganisationClients(deps.db, organisationId, {
-          email: filter.value.trim().toLowerCase(),
+          // The shared e-mail rule; a value it refuses (a look-alike, a NUL) matches nobody.
+          email: normaliseEmail(filter.value) ?? "",
           ...page,
         })
       : filter?.attribute === "externalId"

@@ -14,4 +14,6 @@ export const ssoErrors = {
   /** enforced SSO: the organisation's clients sign in only through their identity provider */
   required: () => new HttpError(403, ERROR_CODES.ssoRequired, SSO_REQUIRED_MESSAGE),
   tooManyAttempts: (seconds: number) => rateLimited(MESSAGES.tooManyAttempts, seconds),
+  /** a start another site's page asked for (the browser says so in Sec-Fetch-Site) */
+  crossSiteStart: () => new HttpError(403, ERROR_CODES.foreignOrigin, MESSAGES.foreignOrigin),
 };

@@ -12,7 +12,11 @@ import * as oidc from "openid-client";
 
 export type ProviderConnection = { issuer: string; clientId: string; clientSecret: string };
 
-/** openid-client's fetch, through lib/outbound.ts: the policy's checks, pinned addresses, no redirects. */
+/**
+ * openid-client's fetch, through lib/outbound.ts: the policy's checks, pinned addresses, no redirects, and
+ * the webhooks' port rule (443 or 80 unless the operator allows the host), for the issuer and for every
+ * endpoint its discovery document names.
+ */
 function providerFetch(deps: Deps): oidc.CustomFetch {
   return (url, options) =>
     outboundFetch(deps.config.outbound, url, {
@@ -21,6 +25,7 @@ function providerFetch(deps: Deps): oidc.CustomFetch {
       body: (options.body ?? null) as string | URLSearchParams | null,
       signal: options.signal,
       redirect: "manual",
+      standardPortsOnly: true,
     });
 }
 
@@ -73,9 +78,29 @@ function outboundCause(err: unknown): OutboundError | undefined {
 }
 
 /**
+ * The step of the discovery that an outbound failure names (shown to the organisation): the URL's own
+ * rules, the name look-up, the address rule, or fetching the document. Never which of "could not connect"
+ * and "timed out" (that tells a closed port from a filtered one), a status or the answer's content.
+ */
+function unreachableStep(outbound: OutboundError): string {
+  switch (outbound.step) {
+    case "url":
+    case "resolve":
+    case "address":
+      return outbound.message;
+    default:
+      return SSO_TEXT.fetchStep;
+  }
+}
+
+/** An abort by openid-client's own time limit (a DOMException, not an outbound error). */
+const timedOut = (err: unknown) => err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+
+/**
  * Checks an issuer before it is saved: its discovery document must answer, name exactly this issuer
  * (never a multi-tenant `{tenantid}` one) and offer the code flow with https endpoints. Answers the
- * message naming what failed, or null when it is fine.
+ * message naming the step that failed (never a status, a port or what the document said), or null when
+ * it is fine.
  */
 export async function checkIssuer(deps: Deps, connection: ProviderConnection): Promise<string | null> {
   let config: oidc.Configuration;
@@ -86,12 +111,13 @@ export async function checkIssuer(deps: Deps, connection: ProviderConnection): P
     if (outbound)
       return outbound.message === OUTBOUND_TEXT.httpsRequired
         ? SSO_TEXT.issuerNotHttps
-        : SSO_TEXT.issuerUnreachable(outbound.message);
+        : SSO_TEXT.issuerUnreachable(unreachableStep(outbound));
+    if (timedOut(err) || timedOut((err as { cause?: unknown } | undefined)?.cause))
+      return SSO_TEXT.issuerUnreachable(SSO_TEXT.fetchStep);
     if (err instanceof oidc.ClientError && err.code === "OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED") {
       const named = (err.cause as { body?: { issuer?: unknown } } | undefined)?.body?.issuer;
-      const issuer = typeof named === "string" ? named.slice(0, 200) : "";
-      if (issuer.includes("{tenantid}")) return SSO_TEXT.issuerMultiTenant;
-      return SSO_TEXT.issuerMismatch(issuer);
+      if (typeof named === "string" && named.includes("{tenantid}")) return SSO_TEXT.issuerMultiTenant;
+      return SSO_TEXT.issuerMismatch;
     }
     if (err instanceof oidc.ClientError && err.code === "OAUTH_HTTP_REQUEST_FORBIDDEN") return SSO_TEXT.issuerNotHttps;
     return SSO_TEXT.issuerNotAnIssuer;
@@ -99,7 +125,7 @@ export async function checkIssuer(deps: Deps, connection: ProviderConnection): P
   const meta = config.serverMetadata();
   if (meta.issuer.includes("{tenantid}")) return SSO_TEXT.issuerMultiTenant;
   // Exactly, character for character: ID tokens' `iss` is compared with the saved issuer as it is.
-  if (meta.issuer !== connection.issuer) return SSO_TEXT.issuerMismatch(meta.issuer.slice(0, 200));
+  if (meta.issuer !== connection.issuer) return SSO_TEXT.issuerMismatch;
   if (!meta.authorization_endpoint || !meta.token_endpoint || !meta.jwks_uri) return SSO_TEXT.issuerIncomplete;
   if (meta.response_types_supported && !meta.response_types_supported.includes("code"))
     return SSO_TEXT.issuerIncomplete;

@@ -1,11 +1,11 @@
 import { startSession } from "@server/features/users/session";
-import { anonymousLimit } from "@server/lib/anonymous-access";
+import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
 import { randomToken } from "@server/lib/crypto";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import { messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { landingFor } from "@shared/paths";
+import { landingFor, paths } from "@shared/paths";
 import {
   SSO,
   ssoAnswer,
@@ -14,9 +14,13 @@ import {
   ssoDiscoverAnswer,
   ssoEmailQuery,
   ssoOrganisationQuery,
+  ssoStartAnswer,
+  ssoStartBody,
 } from "@shared/sso";
+import { normaliseEmail } from "@shared/validation";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { ssoErrors } from "./errors";
 import { getConnection, removeConnection, saveConnection } from "./service";
 import { callback, discover, failedRedirect, start } from "./signin";
 
@@ -81,16 +85,38 @@ export default async function ssoRoutes(app: App) {
     async (request) => discover(app.deps, request.actor, request.query),
   );
 
-  app.get(
+  /*
+   * A start signs the browser in at the end of it, so only CallProof's own /login page may make one: a POST
+   * with the CSRF token (checked with the Origin by the session plugin before this runs, as for every POST),
+   * answering the URL the page then navigates to. A link or a form on another site is refused 403 before
+   * any cookie or state is written, and the browser's session stays as it was (no login CSRF).
+   */
+  app.post(
     "/auth/sso/start",
     {
       config: { anonymous: anonymousLimit(SSO.startsPerIp) },
-      schema: { querystring: ssoEmailQuery, response: { 302: redirectAnswer } },
+      schema: { body: ssoStartBody, response: { 200: ssoStartAnswer } },
     },
     async (request, reply) => {
+      const site = request.headers["sec-fetch-site"];
+      if (site !== undefined && site !== "same-origin") throw ssoErrors.crossSiteStart();
       const secret = browserSecret(app, request, reply);
-      const { redirect } = await start(app.deps, request.actor, { email: request.query.email, browserSecret: secret });
-      return reply.redirect(redirect, 302);
+      const { redirect } = await start(app.deps, request.actor, { email: request.body.email, browserSecret: secret });
+      return { url: redirect };
+    },
+  );
+
+  // The old link form starts nothing: it shows /login with the address filled in, where the person presses
+  // "Continue with single sign-on" themselves.
+  app.get(
+    "/auth/sso/start",
+    {
+      config: { anonymous: ANONYMOUS_READ_ONLY },
+      schema: { querystring: ssoEmailQuery, response: { 303: redirectAnswer } },
+    },
+    async (request, reply) => {
+      const email = normaliseEmail(request.query.email);
+      return reply.redirect(email ? `${paths.login}?email=${encodeURIComponent(email)}` : paths.login, 303);
     },
   );
 

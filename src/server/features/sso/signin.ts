@@ -3,12 +3,13 @@ import { findOrganisation, findOrganisationOwningDomain } from "@server/features
 import { hasScimToken } from "@server/features/scim";
 import * as users from "@server/features/users";
 import { hmac, randomToken, sha256 } from "@server/lib/crypto";
+import { ipNetwork48 } from "@server/lib/ip";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import type { Role } from "@shared/constants";
 import { emailDomain } from "@shared/onboarding";
 import { SSO, type SsoDiscoverAnswer, type SsoFailureReason } from "@shared/sso";
-import { nameSchema } from "@shared/validation";
+import { nameSchema, normaliseEmail } from "@shared/validation";
 import * as oidc from "openid-client";
 import { ssoErrors } from "./errors";
 import { failureReason, providerConfig } from "./provider";
@@ -23,18 +24,18 @@ import { openClientSecret, redirectUri } from "./service";
 
 const GOOGLE_ISSUER = "https://accounts.google.com";
 
-/** An e-mail address as CallProof accepts it from a token: ASCII, one @, a dotted domain, lower-cased. */
-function cleanEmail(value: unknown): string | null {
-  if (typeof value !== "string" || value.length > SSO.emailMax) return null;
-  const email = value.trim().toLowerCase();
-  if (!/^[\x21-\x7e]+$/.test(email)) return null;
-  if (!/^[^@\s]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(email)) return null;
-  return email;
-}
+/**
+ * Microsoft Entra ID's issuers: `https://login.microsoftonline.com/<tenant>/v2.0` and the v1 form
+ * `https://sts.windows.net/<tenant>/`, for one tenant (a GUID). Only these vouch with `xms_edov`: another
+ * provider may let its users set any claim, that one included.
+ */
+const ENTRA_ISSUER =
+  /^https:\/\/(?:login\.microsoftonline\.com\/[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\/v2\.0|sts\.windows\.net\/[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\/)$/;
+export const isEntraIssuer = (issuer: string) => ENTRA_ISSUER.test(issuer);
 
 /** The organisation an e-mail belongs to (the longest matching domain) when it is active and has SSO. */
 async function connectionForEmail(deps: Deps, email: string) {
-  const address = cleanEmail(email);
+  const address = normaliseEmail(email);
   if (!address) return undefined;
   const organisation = await findOrganisationOwningDomain(deps.db, emailDomain(address));
   if (!organisation) return undefined;
@@ -44,19 +45,40 @@ async function connectionForEmail(deps: Deps, email: string) {
   return { organisation, connection, email: address };
 }
 
-/** Counts a request of an anonymous SSO route per client address before any work or write; 429 beyond. */
+type Limit = { limit: number; windowMs: number };
+
+/**
+ * The rate-limit key of a client's network: an IPv6 client's /48 (one site's allocation, 65,536 /64s),
+ * else its own key (IPv4 addresses are scarce enough to count one by one).
+ */
+const networkKey = (actor: Actor) => ipNetwork48(actor.ip) ?? actor.clientKey;
+
+/**
+ * Counts a request of an anonymous SSO route before any work or write, per client address (IPv6 by /64)
+ * and, for IPv6, per /48 too, so that one network cannot multiply the budget by its number of /64s.
+ * Beyond either: 429 (the callback: a redirect), its refusals audited sparsely (1st, 10th, 100th…).
+ */
 async function limitPerIp(
   deps: Deps,
   actor: Actor,
-  name: string,
-  limit: { limit: number; windowMs: number },
+  name: "discover" | "start" | "callback",
+  limits: { perIp: Limit; perNetwork: Limit },
 ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
-  const result = await deps.limits.hit(
+  const now = deps.clock.now();
+  let result = await deps.limits.hit(
     `sso-${name}:ip:${actor.clientKey}`,
-    limit.limit,
-    limit.windowMs,
-    deps.clock.now(),
+    limits.perIp.limit,
+    limits.perIp.windowMs,
+    now,
   );
+  const network = ipNetwork48(actor.ip);
+  if (result.allowed && network !== null)
+    result = await deps.limits.hit(
+      `sso-${name}:net48:${network}`,
+      limits.perNetwork.limit,
+      limits.perNetwork.windowMs,
+      now,
+    );
   if (result.allowed) return { allowed: true };
   if (auditsRefusal(result.refused)) {
     await deps.audit.record({
@@ -69,9 +91,27 @@ async function limitPerIp(
   return { allowed: false, retryAfterSeconds: result.retryAfterSeconds };
 }
 
+/**
+ * Whether a callback refused before any state of ours was found is worth an audit row: the 1st, 10th,
+ * 100th… of the client's network in the window (a counter that never lets through: its `refused` is how
+ * many such refusals came in a row), as SCIM and /api/v1 audit their refusals. Returns the count, or null.
+ */
+async function sparseCallbackRefusal(deps: Deps, actor: Actor): Promise<number | null> {
+  const seen = await deps.limits.hit(
+    `sso-callback-refusals:${networkKey(actor)}`,
+    0,
+    SSO.callbacksPerIp.windowMs,
+    deps.clock.now(),
+  );
+  return auditsRefusal(seen.refused) ? seen.refused : null;
+}
+
 /** GET /api/auth/sso/discover: whether the e-mail's organisation signs in with SSO (and whether it must). */
 export async function discover(deps: Deps, actor: Actor, input: { email: string }): Promise<SsoDiscoverAnswer> {
-  const allowance = await limitPerIp(deps, actor, "discover", SSO.discoverPerIp);
+  const allowance = await limitPerIp(deps, actor, "discover", {
+    perIp: SSO.discoverPerIp,
+    perNetwork: SSO.discoverPerNetwork,
+  });
   if (!allowance.allowed) throw ssoErrors.tooManyAttempts(allowance.retryAfterSeconds);
   const found = await connectionForEmail(deps, input.email);
   if (!found) return { sso: false };
@@ -89,16 +129,19 @@ function attemptSecrets(deps: Deps, browserSecret: string, state: string) {
 export type StartResult = { redirect: string };
 
 /**
- * GET /api/auth/sso/start: a new attempt (state single use for 10 minutes, bound to this browser's
- * cookie) and the provider's authorization URL. 404 when the e-mail's domain has no SSO; a provider that
- * cannot be reached sends the browser back to /login with the reason.
+ * POST /api/auth/sso/start (from /login only: see routes.ts): a new attempt (state single use for 10
+ * minutes, bound to this browser's cookie) and the provider's authorization URL. 404 when the e-mail's
+ * domain has no SSO; a provider that cannot be reached sends the browser back to /login with the reason.
  */
 export async function start(
   deps: Deps,
   actor: Actor,
   input: { email: string; browserSecret: string },
 ): Promise<StartResult> {
-  const allowance = await limitPerIp(deps, actor, "start", SSO.startsPerIp);
+  const allowance = await limitPerIp(deps, actor, "start", {
+    perIp: SSO.startsPerIp,
+    perNetwork: SSO.startsPerNetwork,
+  });
   if (!allowance.allowed) throw ssoErrors.tooManyAttempts(allowance.retryAfterSeconds);
   const found = await connectionForEmail(deps, input.email);
   if (!found) throw ssoErrors.noSsoForDomain();
@@ -172,7 +215,10 @@ export async function callback(
   actor: Actor,
   input: { currentUrl: URL; browserSecret: string | undefined },
 ): Promise<CallbackResult> {
-  const allowance = await limitPerIp(deps, actor, "callback", SSO.callbacksPerIp);
+  const allowance = await limitPerIp(deps, actor, "callback", {
+    perIp: SSO.callbacksPerIp,
+    perNetwork: SSO.callbacksPerNetwork,
+  });
   if (!allowance.allowed) return { ok: false, reason: "too-many-attempts" };
   const params = input.currentUrl.searchParams;
   const state = params.get("state") ?? "";
@@ -186,10 +232,17 @@ export async function callback(
     return { ok: false, reason };
   };
 
-  if (!state || !input.browserSecret) return refuse("invalid-state", { why: state ? "no browser cookie" : "no state" });
+  // Refused before any state of ours was found: anyone can send these, so they are audited sparsely.
+  // (Every later refusal follows a state a start wrote, within the start's own limit, and is audited.)
+  const refuseUnknown = async (reason: SsoFailureReason, why: string): Promise<CallbackResult> => {
+    const refused = await sparseCallbackRefusal(deps, actor);
+    if (refused !== null) await deps.audit.record({ ...audit, outcome: "denied", detail: { reason, why, refused } });
+    return { ok: false, reason };
+  };
+  if (!state || !input.browserSecret) return refuseUnknown("invalid-state", state ? "no browser cookie" : "no state");
   const now = deps.clock.now();
   const use = await repo.consumeState(deps.db, sha256(state), sha256(input.browserSecret), now);
-  if (!use.ok) return refuse(use.why === "expired" ? "expired-state" : "invalid-state", { why: use.why });
+  if (!use.ok) return refuseUnknown(use.why === "expired" ? "expired-state" : "invalid-state", use.why);
   const organisationId = use.organisationId;
   const connection = await repo.findConnection(deps.db, organisationId);
   if (!connection || connection.issuer !== use.issuer || connection.clientId !== use.clientId)
@@ -233,12 +286,14 @@ export async function callback(
     return refuse("wrong-hosted-domain", { organisationId });
 
   // The e-mail the token names: `email` (verified or not), else an e-mail-shaped preferred_username or upn.
-  const email = cleanEmail(claims.email);
+  const email = normaliseEmail(claims.email);
   if (claims.email !== undefined && !email) return refuse("no-email", { organisationId, why: "email not usable" });
-  const emailVerified = email !== null && (claims.email_verified === true || claims.xms_edov === true);
+  // Entra ID sends no email_verified: its `xms_edov` counts, from an Entra issuer only.
+  const emailVerified =
+    email !== null && (claims.email_verified === true || (claims.xms_edov === true && isEntraIssuer(issuer)));
   if (email !== null && claims.email_verified === false)
     return refuse("email-unverified", { organisationId, actorEmail: email });
-  const weakEmail = email ?? cleanEmail(claims.preferred_username) ?? cleanEmail(claims.upn);
+  const weakEmail = email ?? normaliseEmail(claims.preferred_username) ?? normaliseEmail(claims.upn);
   if (weakEmail) {
     // The domain rule: the organisation's e-mail domain or under it, and no other organisation's longer one.
     const owner = await findOrganisationOwningDomain(deps.db, emailDomain(weakEmail));

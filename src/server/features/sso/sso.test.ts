@@ -1,5 +1,7 @@
-import { sessions, ssoLinks, users } from "@server/db/schema";
-import { parseOutboundPolicy } from "@server/lib/outbound";
+import { createServer as createHttpServer } from "node:http";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
+import { sessions, ssoLinks, ssoStates, users } from "@server/db/schema";
+import { OUTBOUND_TEXT, parseOutboundPolicy } from "@server/lib/outbound";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { SSO_REQUIRED_MESSAGE, SSO_TEXT } from "@shared/sso";
 import {
@@ -11,12 +13,13 @@ import {
   TRUST_PROXY_ENV,
   tableText,
 } from "@test/fixtures";
-import { Browser, buildTestApp, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "@test/helpers";
+import { Browser, buildTestApp, createUser, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { signInAtIdp, TestIdp } from "@test/oidc-provider";
 import { SoftwarePasskey } from "@test/software-authenticator";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkIssuer } from "./provider";
+import { isEntraIssuer } from "./signin";
 
 const ENV = { ...TRUST_PROXY_ENV, OUTBOUND_ALLOWED_HOSTS: "loopback" };
 const MINUTE = 60_000;
@@ -54,11 +57,14 @@ async function organisationWithSso(settings: { enforced?: boolean; jitProvisioni
   return { ...employer, boss };
 }
 
+/** The start /login makes: a POST with the CSRF token, from CallProof's own origin. */
+const postStart = (browser: Browser, email: string) => browser.post("/api/auth/sso/start", { email });
+
 /** Presses "Continue with single sign-on" for `email`: the provider's authorization URL CallProof sends the browser to. */
 async function startSso(browser: Browser, email: string) {
-  const res = await browser.get(`/api/auth/sso/start?email=${encodeURIComponent(email)}`);
-  expect(res.statusCode, res.body).toBe(302);
-  return String(res.headers.location);
+  const res = await postStart(browser, email);
+  expect(res.statusCode, res.body).toBe(200);
+  return String(res.json().url);
 }
 
 /** The provider's redirect back to CallProof, delivered by `browser`: where CallProof sends it then. */
@@ -150,6 +156,55 @@ describe("signing in through the organisation's identity provider", () => {
     expect(await whoami(browser)).toBe("superuser");
   });
 
+  it("starts only from CallProof's own page: a cross-site start is refused and the browser's session stays", async () => {
+    const { domain } = await organisationWithSso();
+    // The attacker's own employee account, whose identity at the provider the attacker holds.
+    const attacker = `attacker@${domain}`;
+    idp.accounts.set("attacker-sub", { email: attacker, email_verified: true });
+    // The victim is signed in to CallProof (another organisation) in the same browser.
+    const other = await createEmployer(t);
+    const victim = await signIn(t, other.user.email, GOOD_PASSWORD, freshIp());
+    expect(await whoami(victim)).toBe("superuser");
+    const stateCookie = (res: { cookies: Array<{ name: string }> }) => res.cookies.some((c) => c.name === "cp_sso");
+
+    // A link on another site (the old GET): no flow, just /login with the address filled in.
+    const link = await victim.get(`/api/auth/sso/start?email=${encodeURIComponent(attacker)}`);
+    expect(link.statusCode).toBe(303);
+    expect(link.headers.location).toBe(`/login?email=${encodeURIComponent(attacker)}`);
+    expect(stateCookie(link)).toBe(false);
+
+    // A form on another site posting to it, with the victim's cookies (and with or without an Origin).
+    for (const origin of ["https://evil.example", undefined]) {
+      const form = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/sso/start",
+        remoteAddress: victim.ip,
+        headers: {
+          cookie: victim.cookieHeader(),
+          "content-type": "application/x-www-form-urlencoded",
+          "sec-fetch-site": "cross-site",
+          ...(origin ? { origin } : {}),
+        },
+        payload: `email=${encodeURIComponent(attacker)}`,
+      });
+      expect(form.statusCode, String(origin)).toBe(403);
+      expect(form.json().message).toBeTruthy();
+      expect(stateCookie(form)).toBe(false);
+    }
+    // Even with the token, a browser that says the request came from another site is refused.
+    const told = await victim.post("/api/auth/sso/start", { email: attacker }, { "sec-fetch-site": "same-site" });
+    expect(told.statusCode).toBe(403);
+    expect(stateCookie(told)).toBe(false);
+
+    expect(await t.database.db.select().from(ssoStates)).toEqual([]);
+    expect(await whoami(victim)).toBe("superuser");
+
+    // From the page itself, the same browser may start (and then signs in as whoever it proves to be).
+    const own = await victim.post("/api/auth/sso/start", { email: attacker }, { "sec-fetch-site": "same-origin" });
+    expect(own.statusCode).toBe(200);
+    expect(new URL(own.json().url).origin).toBe(idp.issuer);
+  });
+
   describe("refusals, each with its reason and without a session", () => {
     async function refused(claims: Record<string, unknown>, expectReason: string) {
       const { domain } = await organisationWithSso();
@@ -180,6 +235,48 @@ describe("signing in through the organisation's identity provider", () => {
       idp.accounts.set("u", { email: `jos\u00e9@${domain}`, email_verified: true });
       const { landing } = await ssoSignIn(`jose@${domain}`, "u");
       expect(landing).toBe("/login?sso=failed&reason=no-email");
+    });
+
+    it("a look-alike address (the Kelvin sign, which lower-cases to k) is refused and never linked", async () => {
+      const { org, domain, boss } = await organisationWithSso();
+      const kate = await createUser(t, { email: `kate@${domain}`, role: "client", organisationId: org.id });
+      const kelvin = `\u212Aate@${domain}`;
+      expect(kelvin.toLowerCase()).toBe(kate.email);
+      idp.accounts.set("kelvin-sub", { email: kelvin, email_verified: true });
+      const { browser, landing } = await ssoSignIn(kate.email, "kelvin-sub");
+      expect(landing).toBe("/login?sso=failed&reason=no-email");
+      expect(await whoami(browser)).toBe(401);
+      // Nor as a JIT account's name (preferred_username, upn) or from the UserInfo answer's spelling.
+      idp.accounts.set("kelvin-upn", { upn: kelvin, preferred_username: kelvin });
+      expect((await ssoSignIn(kate.email, "kelvin-upn")).landing).toBe("/login?sso=failed&reason=no-email");
+      expect(await t.database.db.select().from(ssoLinks)).toEqual([]);
+      expect(await t.database.db.select().from(users).where(eq(users.organisationId, org.id))).toHaveLength(2);
+
+      // SCIM: the same rule for userName and emails (400), and a filter with it finds nobody.
+      const token = (await boss.post("/api/employer/scim-token")).json().token as string;
+      const scim = (method: "GET" | "POST", url: string, body?: unknown) =>
+        t.app.inject({
+          method,
+          url: `/api/scim/v2${url}`,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/scim+json" },
+          ...(body ? { payload: JSON.stringify(body) } : {}),
+        });
+      const schemas = ["urn:ietf:params:scim:schemas:core:2.0:User"];
+      for (const body of [
+        { schemas, userName: kelvin },
+        { schemas, emails: [{ value: kelvin, primary: true }] },
+        { schemas, userName: `kate2@${domain}\u00a0` },
+      ]) {
+        const created = await scim("POST", "/Users", body);
+        expect(created.statusCode, JSON.stringify(body)).toBe(400);
+        expect(created.json()).toMatchObject({ scimType: "invalidValue" });
+      }
+      const found = await scim("GET", `/Users?filter=${encodeURIComponent(`userName eq "${kelvin}"`)}`);
+      expect(found.statusCode).toBe(200);
+      expect(found.json().totalResults).toBe(0);
+      // Signing in with a password under the look-alike is refused as a malformed address.
+      const login = await newBrowser().post("/api/auth/login", { email: kelvin, password: GOOD_PASSWORD });
+      expect(login.statusCode).toBe(400);
     });
 
     it("an existing account is never linked through preferred_username or an unverified e-mail", async () => {
@@ -276,7 +373,7 @@ describe("signing in through the organisation's identity provider", () => {
       const admin = await signInAdmin(t);
       expect((await admin.browser.post(`/api/admin/deactivate-employer/${user.id}`)).statusCode).toBe(200);
       expect(await deliver(browser, callback)).toBe("/login?sso=failed&reason=organisation-deactivated");
-      expect((await newBrowser().get(`/api/auth/sso/start?email=${colleague.email}`)).statusCode).toBe(404);
+      expect((await postStart(newBrowser(), colleague.email)).statusCode).toBe(404);
       expect((await newBrowser().get(`/api/auth/sso/discover?email=${colleague.email}`)).json()).toEqual({
         sso: false,
       });
@@ -351,7 +448,7 @@ describe("signing in through the organisation's identity provider", () => {
     expect(await discover(`a@branch.${domain}`)).toEqual({ sso: false });
     expect(await discover("a@elsewhere.test")).toEqual({ sso: false });
     expect(await discover("not an e-mail")).toEqual({ sso: false });
-    const start = await newBrowser().get(`/api/auth/sso/start?email=a@branch.${domain}`);
+    const start = await postStart(newBrowser(), `a@branch.${domain}`);
     expect(start.statusCode).toBe(404);
     expect(start.json().message).toBe(SSO_TEXT.noSsoForDomain);
 
@@ -391,19 +488,46 @@ describe("signing in through the organisation's identity provider", () => {
     const { domain } = await organisationWithSso();
     const browser = newBrowser();
     const codes: number[] = [];
-    for (let i = 0; i < 45; i++)
-      codes.push((await browser.get(`/api/auth/sso/start?email=a${i}@${domain}`)).statusCode);
-    expect(codes.slice(0, 30).every((c) => c === 302)).toBe(true);
+    for (let i = 0; i < 45; i++) codes.push((await postStart(browser, `a${i}@${domain}`)).statusCode);
+    expect(codes.slice(0, 30).every((c) => c === 200)).toBe(true);
     expect(codes.slice(30).every((c) => c === 429)).toBe(true);
     const denied = (await auditRows(t, AUDIT_ACTIONS.ssoStart)).filter((r) => r.outcome === "denied");
     expect(denied).toHaveLength(2); // the 1st and the 10th refusal
 
+    // 35 made-up callbacks: 30 refused under the limit, 5 beyond it; at most 3 audit rows in all.
     const flood = newBrowser();
     const landings: string[] = [];
-    for (let i = 0; i < 40; i++)
+    for (let i = 0; i < 35; i++)
       landings.push(String((await flood.get(`/api/auth/sso/callback?code=x&state=made-up-${i}`)).headers.location));
+    expect(landings.slice(0, 30).every((l) => l === "/login?sso=failed&reason=invalid-state")).toBe(true);
     expect(landings.slice(30).every((l) => l === "/login?sso=failed&reason=too-many-attempts")).toBe(true);
-    expect((await auditRows(t, AUDIT_ACTIONS.ssoSignIn)).length).toBeLessThanOrEqual(32);
+    const rows = await auditRows(t, AUDIT_ACTIONS.ssoSignIn);
+    expect(rows.length).toBeLessThanOrEqual(3);
+    // Each says how many refusals it stands for.
+    expect(rows.map((r) => [r.detail?.reason, r.detail?.refused]).reverse()).toEqual([
+      ["invalid-state", 1],
+      ["invalid-state", 10],
+      ["throttled", 1],
+    ]);
+  });
+
+  it("counts IPv6 clients by /64 and by /48: many /64s of one network are limited too", async () => {
+    await organisationWithSso();
+    // 2001:db8:7:<n>::1 — a new /64 for each request, all inside 2001:db8:7::/48.
+    const fromSubnet = (n: number) => new Browser(t.app, `2001:db8:7:${n.toString(16)}::1`, t.config.publicOrigin);
+    const landings: string[] = [];
+    for (let n = 0; n < 305; n++)
+      landings.push(
+        String((await fromSubnet(n).get(`/api/auth/sso/callback?code=x&state=made-up-${n}`)).headers.location),
+      );
+    expect(landings.slice(0, 300).every((l) => l === "/login?sso=failed&reason=invalid-state")).toBe(true);
+    expect(landings.slice(300).every((l) => l === "/login?sso=failed&reason=too-many-attempts")).toBe(true);
+    // Another /48 is not touched; the refusals of the whole /48 were audited sparsely (1st, 10th, 100th…).
+    const other = new Browser(t.app, "2001:db8:8::1", t.config.publicOrigin);
+    expect(String((await other.get("/api/auth/sso/callback?code=x&state=made-up")).headers.location)).toBe(
+      "/login?sso=failed&reason=invalid-state",
+    );
+    expect((await auditRows(t, AUDIT_ACTIONS.ssoSignIn)).length).toBeLessThanOrEqual(5);
   });
 });
 
@@ -568,7 +692,7 @@ describe("the Single sign-on settings (GET/PUT/DELETE /api/employer/sso)", () =>
       // Nothing listens on port 1 of loopback.
       ["http://127.0.0.1:1", /^The issuer could not be reached: /],
       // The provider itself, named with a different spelling than its document's issuer.
-      [`${idp.issuer}/`, SSO_TEXT.issuerMismatch(idp.issuer)],
+      [`${idp.issuer}/`, SSO_TEXT.issuerMismatch],
       // A loopback server that is not an OpenID provider (the IdP's own key set is JSON, not a discovery document).
       [`${idp.issuer}/jwks`, SSO_TEXT.issuerNotAnIssuer],
       // Outside OUTBOUND_ALLOWED_HOSTS (loopback only here).
@@ -589,17 +713,71 @@ describe("the Single sign-on settings (GET/PUT/DELETE /api/employer/sso)", () =>
     expect(await checkIssuer(external, { issuer: "http://idp.example", ...connection })).toBe(SSO_TEXT.issuerNotHttps);
     expect(await checkIssuer(external, { issuer: idp.issuer, ...connection })).toBe(SSO_TEXT.issuerNotHttps);
   });
+
+  it("takes the webhooks' port rule, and names only the step that failed, never what the document said", async () => {
+    const connection = { clientId: "c", clientSecret: "s-0123456789abcdef" };
+    // Public hosts: 443 or 80 only (the operator may allow others by name, range, loopback or private).
+    const external = { ...t.app.deps, config: { ...t.app.deps.config, outbound: parseOutboundPolicy("external") } };
+    for (const issuer of ["https://203.0.113.7:8443", "https://idp.example:22/realms/a"])
+      expect(await checkIssuer(external, { issuer, ...connection }), issuer).toBe(
+        SSO_TEXT.issuerUnreachable(OUTBOUND_TEXT.port),
+      );
+
+    // A port where nothing listens and a server that never answers: the same words (a closed port and a
+    // filtered one look alike).
+    const silent = createNetServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const closed = createNetServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    // A discovery document naming an issuer of its own choosing: not repeated to the organisation.
+    const liar = createHttpServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ issuer: "https://said-by-the-document.example/secret-words" }));
+    });
+    await new Promise<void>((resolve) => liar.listen(0, "127.0.0.1", resolve));
+    try {
+      const at = (server: { address(): unknown }) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const refused = await checkIssuer(t.app.deps, { issuer: `http://127.0.0.1:${closedPort}`, ...connection });
+      const hung = await checkIssuer(t.app.deps, { issuer: at(silent), ...connection });
+      expect(refused).toBe(SSO_TEXT.issuerUnreachable(SSO_TEXT.fetchStep));
+      expect(hung).toBe(refused);
+      const lied = await checkIssuer(t.app.deps, { issuer: at(liar), ...connection });
+      expect(lied).toBe(SSO_TEXT.issuerMismatch);
+      expect(lied).not.toContain("said-by-the-document");
+    } finally {
+      silent.close();
+      liar.closeAllConnections();
+      await new Promise<void>((resolve) => liar.close(() => resolve()));
+    }
+  }, 30_000);
 });
 
 describe("more of the identity rules", () => {
-  it("Entra ID: xms_edov links an existing account; preferred_username or upn only name a new JIT account", async () => {
+  it("xms_edov counts only from Microsoft Entra issuers; preferred_username or upn only name a new JIT account", async () => {
     const { org, domain } = await organisationWithSso();
     const employee = await createEmployee(t, org.id, domain, { fullName: "Erin Entra" });
-    // Entra ID sends no email_verified; xms_edov says the e-mail's domain is verified.
+    // Entra ID sends no email_verified; its xms_edov says the e-mail's domain is verified. This provider is
+    // not Entra ID: its xms_edov links nothing.
     idp.accounts.set("entra-oid-1", { email: employee.email, xms_edov: true });
-    const linked = await ssoSignIn(employee.email, "entra-oid-1");
-    expect(linked.landing).toBe("/dashboard");
-    expect((await linked.browser.get("/api/client-info")).json()).toMatchObject({ fullName: "Erin Entra" });
+    const refused = await ssoSignIn(employee.email, "entra-oid-1");
+    expect(refused.landing).toBe("/login?sso=failed&reason=email-unverified");
+    expect(await whoami(refused.browser)).toBe(401);
+    expect(await t.database.db.select().from(ssoLinks)).toEqual([]);
+    // The issuers it counts from: Entra ID's v2.0 and v1 forms for one tenant.
+    const tenant = "9188040d-6c67-4c5b-b112-36a304b66dad";
+    expect(isEntraIssuer(`https://login.microsoftonline.com/${tenant}/v2.0`)).toBe(true);
+    expect(isEntraIssuer(`https://sts.windows.net/${tenant}/`)).toBe(true);
+    for (const other of [
+      idp.issuer,
+      "https://login.microsoftonline.com/{tenantid}/v2.0",
+      `https://login.microsoftonline.com.evil.test/${tenant}/v2.0`,
+      `https://login.microsoftonline.com/${tenant}/v2.0/evil`,
+      `http://login.microsoftonline.com/${tenant}/v2.0`,
+      "https://accounts.google.com",
+    ])
+      expect(isEntraIssuer(other), other).toBe(false);
 
     // No email claim at all: the UPN makes a new account (JIT), lower-cased.
     idp.accounts.set("entra-oid-2", { upn: `New.Person@${domain.toUpperCase()}`, name: "New Person" });

@@ -1,6 +1,6 @@
 import type { messageAnswer } from "@shared/answers";
 import type { roleAnswer, verifyEmailAnswer } from "@shared/auth";
-import type { SsoDiscoverAnswer } from "@shared/sso";
+import type { SsoDiscoverAnswer, SsoStartAnswer } from "@shared/sso";
 import { api } from "@web/lib/api";
 import type { z } from "zod";
 
@@ -19,7 +19,9 @@ export const authApi = {
   /** whether the e-mail's organisation signs in with single sign-on */
   ssoDiscover: (email: string, signal?: AbortSignal) =>
     api.get<SsoDiscoverAnswer>(`/api/auth/sso/discover?email=${encodeURIComponent(email)}`, { signal }),
+  /**
+   * Starts a single sign-on: a POST with the CSRF token (so only this page can start one), answering the
+   * URL the browser then goes to (the identity provider, or /login with the reason it failed).
+   */
+  ssoStart: (email: string) => api.post<SsoStartAnswer>("/api/auth/sso/start", { email }),
 };
-
-/** Where "Continue with single sign-on" sends the browser (a page navigation, not a fetch). */
-export const ssoStartUrl = (email: string) => `/api/auth/sso/start?email=${encodeURIComponent(email)}`;

@@ -1,7 +1,8 @@
 import type { SsoDiscoverAnswer } from "@shared/sso";
 import { SSO_TEXT } from "@shared/sso-texts";
+import { errorMessage } from "@web/lib/api";
 import { useEffect, useState } from "react";
-import { authApi, ssoStartUrl } from "../api";
+import { authApi } from "../api";
 import "./sso-sign-in.css";
 
 type SsoOffer = Extract<SsoDiscoverAnswer, { sso: true }>;
@@ -35,8 +36,31 @@ export function useSsoOffer(email: string): SsoOffer | null {
   return offer && offer.email === typed ? offer.answer : null;
 }
 
-/** "Continue with single sign-on": the main action when the organisation requires it. */
-export function SsoSignIn({ email, offer }: { email: string; offer: SsoOffer }) {
+type SsoSignInProps = {
+  email: string;
+  offer: SsoOffer;
+  /** a message to show under the form, or null to clear it */
+  onError(message: string | null): void;
+};
+
+/**
+ * "Continue with single sign-on": the main action when the organisation requires it. It asks the server to
+ * start (a POST, which only this page can make), then goes where the answer says.
+ */
+export function SsoSignIn({ email, offer, onError }: SsoSignInProps) {
+  const [busy, setBusy] = useState(false);
+  const continueWithSso = async () => {
+    if (busy) return;
+    setBusy(true);
+    onError(null);
+    try {
+      const { url } = await authApi.ssoStart(email.trim());
+      window.location.assign(url);
+    } catch (err) {
+      onError(errorMessage(err, SSO_TEXT.startFailed));
+      setBusy(false);
+    }
+  };
   return (
     <div className="sso-offer">
       <p className="sso-offer__text" role="status">
@@ -45,7 +69,9 @@ export function SsoSignIn({ email, offer }: { email: string; offer: SsoOffer }) 
       <button
         type="button"
         className={`button button--block ${offer.enforced ? "button--primary" : "button--secondary"}`}
-        onClick={() => window.location.assign(ssoStartUrl(email.trim()))}
+        onClick={() => void continueWithSso()}
+        aria-disabled={busy || undefined}
+        data-busy={busy || undefined}
       >
         {SSO_TEXT.continueWithSso}
       </button>

@@ -173,7 +173,7 @@ export function LoginPage() {
           onChange={(e) => setEmail(e.target.value)}
           describedBy={form.describedBy}
         />
-        {sso && <SsoSignIn email={email} offer={sso} />}
+        {sso && <SsoSignIn email={email} offer={sso} onError={form.setError} />}
         {ssoFirst && <p className="form__aside muted">{SSO_TEXT.orUsePassword}</p>}
         <TextField
           label="Password"

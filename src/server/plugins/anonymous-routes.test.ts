@@ -24,7 +24,7 @@ afterAll(async () => {
   await t.close();
 });
 
-type Sample = { body?: (i: number) => unknown; url?: string };
+type Sample = { body?: (i: number) => unknown; url?: string; headers?: Record<string, string> };
 
 const email = (i: number) => `flood-${i}-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -70,6 +70,11 @@ const SAMPLES: Record<string, Sample> = {
   // Single sign-on: a made-up e-mail, state and code (each request counted before any work).
   "GET /api/auth/sso/discover": { url: "/api/auth/sso/discover?email=flood%40example.com" },
   "POST /api/auth/sso/start": { body: () => ({ email: "flood@example.com" }) },
+  // The GET starts a flow only when the browser says it navigated from CallProof's own page.
+  "GET /api/auth/sso/start": {
+    url: "/api/auth/sso/start?email=flood%40example.com",
+    headers: { "sec-fetch-site": "same-origin" },
+  },
   "GET /api/auth/sso/callback": { url: "/api/auth/sso/callback?state=made-up&code=made-up" },
   // /api/v1 without a key: each refusal is counted per address (and audited sparsely).
   "POST /api/v1/codes": { body: () => ({ employeeEmail: "agent@example.com" }) },
@@ -124,7 +129,7 @@ async function stranger() {
   const remoteAddress = `198.18.${addressSeq >> 8}.${addressSeq & 255}`;
   const first = await t.app.inject({ method: "GET", url: "/api/auth/whoami", remoteAddress });
   const token = first.cookies.find((c) => c.name === "XSRF-TOKEN")?.value ?? "";
-  return (method: string, url: string, body?: unknown) =>
+  return (method: string, url: string, body?: unknown, extra: Record<string, string> = {}) =>
     t.app.inject({
       method: method as InjectOptions["method"],
       url,
@@ -133,6 +138,7 @@ async function stranger() {
         cookie: `XSRF-TOKEN=${token}`,
         "x-xsrf-token": token,
         origin: t.config.publicOrigin,
+        ...extra,
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
       },
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
@@ -165,7 +171,7 @@ describe("every anonymous route is limited per client address before it writes",
       const sample = SAMPLES[name];
       const url = sample?.url ?? concrete(route.url);
       const send = await stranger();
-      const request = (i: number) => send(route.method, url, sample?.body?.(i));
+      const request = (i: number) => send(route.method, url, sample?.body?.(i), sample?.headers);
       await t.app.deps.background.idle();
 
       if (declared && "limit" in declared) {

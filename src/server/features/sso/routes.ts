@@ -1,5 +1,5 @@
 import { startSession } from "@server/features/users/session";
-import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
+import { anonymousLimit } from "@server/lib/anonymous-access";
 import { randomToken } from "@server/lib/crypto";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
@@ -106,16 +106,25 @@ export default async function ssoRoutes(app: App) {
     },
   );
 
-  // The old link form starts nothing: it shows /login with the address filled in, where the person presses
-  // "Continue with single sign-on" themselves.
+  /*
+   * The contract's GET start: a navigation from CallProof's own page (the browser says so with
+   * `Sec-Fetch-Site: same-origin`, which no other site can send) starts the flow with a 302 to the provider.
+   * A link on another site, or a client that does not say where it came from, starts nothing: it gets
+   * /login with the address filled in, where the person presses "Continue with single sign-on" themselves.
+   */
   app.get(
     "/auth/sso/start",
     {
-      config: { anonymous: ANONYMOUS_READ_ONLY },
-      schema: { querystring: ssoEmailQuery, response: { 303: redirectAnswer } },
+      config: { anonymous: anonymousLimit(SSO.startsPerIp) },
+      schema: { querystring: ssoEmailQuery, response: { 302: redirectAnswer, 303: redirectAnswer } },
     },
     async (request, reply) => {
       const email = normaliseEmail(request.query.email);
+      if (request.headers["sec-fetch-site"] === "same-origin" && email) {
+        const secret = browserSecret(app, request, reply);
+        const { redirect } = await start(app.deps, request.actor, { email, browserSecret: secret });
+        return reply.redirect(redirect, 302);
+      }
       return reply.redirect(email ? `${paths.login}?email=${encodeURIComponent(email)}` : paths.login, 303);
     },
   );

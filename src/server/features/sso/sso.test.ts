@@ -203,6 +203,13 @@ describe("signing in through the organisation's identity provider", () => {
     const own = await victim.post("/api/auth/sso/start", { email: attacker }, { "sec-fetch-site": "same-origin" });
     expect(own.statusCode).toBe(200);
     expect(new URL(own.json().url).origin).toBe(idp.issuer);
+    // The contract's GET, navigated to from the page itself, starts the flow with a 302 to the provider.
+    const navigated = await victim.get(`/api/auth/sso/start?email=${encodeURIComponent(attacker)}`, {
+      "sec-fetch-site": "same-origin",
+    });
+    expect(navigated.statusCode).toBe(302);
+    expect(new URL(String(navigated.headers.location)).origin).toBe(idp.issuer);
+    expect(stateCookie(navigated)).toBe(true);
   });
 
   describe("refusals, each with its reason and without a session", () => {

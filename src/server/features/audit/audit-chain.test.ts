@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { auditLog } from "@server/db/schema";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { createEmployee, createEmployer, generate, signInAdmin, TRUST_PROXY_ENV, verify } from "@test/fixtures";
 import { buildTestApp, signIn, type TestApp } from "@test/helpers";
 import { asc, sql } from "drizzle-orm";
@@ -34,6 +36,13 @@ async function tamper(statement: ReturnType<typeof sql>) {
   await t.database.db.execute(sql`alter table audit_log disable trigger user`);
   await t.database.db.execute(statement);
   await t.database.db.execute(sql`alter table audit_log enable trigger user`);
+}
+
+/** The first row a statement returns. */
+async function rowOf(statement: ReturnType<typeof sql>) {
+  const { rows } = (await t.database.db.execute(statement)) as unknown as { rows: Record<string, number>[] };
+  expect(rows.length).toBeGreaterThan(0);
+  return rows[0] as Record<string, number>;
 }
 
 async function ids() {
@@ -103,6 +112,62 @@ describe("the tamper-evident audit log", () => {
     await checkpointAudit(t.app.deps);
     await tamper(sql`insert into audit_log (id, at, action, outcome) values (-1, now(), 'auth.login', 'success')`);
     expect(await check()).toMatchObject({ intact: false, eventId: -1 });
+  });
+
+  it("names an event rewritten under a forged erasure, even once the server's own job has chained and signed it (issue 32, H1)", async () => {
+    const { alice } = await history();
+    // The head an operator keeps elsewhere (from the job's log line), taken before the attack.
+    const kept = await checkpointAudit(t.app.deps);
+    expect(kept).not.toBeNull();
+    const victim = await rowOf(sql`select id, actor_id, organisation_id from audit_log
+      where actor_id = ${alice.id} and actor_email is not null order by position limit 1`);
+
+    // With the database and no APP_SECRET: the event now names mallory, the salts of those values are gone, and an
+    // unpositioned erasure of its own account names it (once bare, once with hashes of the new values).
+    await tamper(sql`update audit_log set actor_email = 'mallory@evil.test', target = 'mallory@evil.test',
+      detail = '{"by": "mallory@evil.test"}'::jsonb, salts = salts - 'email' - 'target' - 'detail' where id = ${victim.id}`);
+    const forged = (detail: object) => sql`insert into audit_log (at, action, outcome, organisation_id, target, detail)
+      values (now(), ${AUDIT_ACTIONS.eraseAccount}, 'success', ${victim.organisation_id}, ${String(victim.actor_id)},
+        ${JSON.stringify(detail)}::jsonb)`;
+    const hash = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("base64url");
+    await tamper(forged({ rows: [Number(victim.id)] }));
+    await tamper(
+      forged({ rows: [Number(victim.id)], left: [hash(["mallory@evil.test", "mallory@evil.test", { by: "x" }])] }),
+    );
+    // The server's checkpoint job positions and signs the forgeries.
+    const head = await checkpointAudit(t.app.deps);
+    expect(head!.position).toBeGreaterThan(kept!.position);
+
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(victim.id) });
+    expect(await check(kept!)).toMatchObject({ intact: false, eventId: Number(victim.id) });
+  });
+
+  it("names an erased event whose fields were rewritten after the erasure", async () => {
+    const { alice } = await history();
+    await checkpointAudit(t.app.deps);
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/accounts/${alice.id}/erase`)).statusCode).toBe(200);
+    await checkpointAudit(t.app.deps);
+    expect(await check()).toMatchObject({ intact: true });
+    const erased = await rowOf(
+      sql`select id from audit_log where actor_id = ${alice.id} and salts is null order by position limit 1`,
+    );
+    await tamper(sql`update audit_log set actor_email = 'mallory@evil.test' where id = ${erased.id}`);
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(erased.id) });
+  });
+
+  it("names an erased event whose erasure event was removed", async () => {
+    const { alice } = await history();
+    await checkpointAudit(t.app.deps);
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/accounts/${alice.id}/erase`)).statusCode).toBe(200);
+    await signIn(t, (await createEmployer(t)).user.email); // an event after the erasure
+    await checkpointAudit(t.app.deps);
+    const erased = await rowOf(
+      sql`select id from audit_log where actor_id = ${alice.id} and salts is null order by position limit 1`,
+    );
+    await tamper(sql`delete from audit_log where action = ${AUDIT_ACTIONS.eraseAccount}`);
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(erased.id) });
   });
 
   it("names the event after a row deleted from the middle", async () => {

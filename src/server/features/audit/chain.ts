@@ -294,10 +294,13 @@ export type VerifyResult =
   | { intact: false; eventId: number | null; reason: string; events: number };
 
 /**
- * Checks the whole chain: every checkpointed event's commits against its values (a value may be missing
- * only where its salt was deleted by the product: an address cut to its prefix, or an event a later
- * erasure names), every mac, every signed checkpoint, and `expect` (a head kept elsewhere). Events not
- * checkpointed yet are counted apart, never as intact; one among checkpointed events counts as inserted.
+ * Checks the whole chain: every checkpointed event's commits against its values, every mac, every signed
+ * checkpoint, and `expect` (a head kept elsewhere). A value may be missing its salt only where the product
+ * deleted it: an address cut to its prefix (which the mac covers), or a value that the latest erasure
+ * event naming the event, chained at a later position, sealed as what it left (`erasureSeal`: the key
+ * is needed to make one, so an erasure event written into the database by hand, even once the job has
+ * chained it, accepts nothing). Events not checkpointed yet are counted apart, never as intact; one among
+ * checkpointed events counts as inserted.
  */
 export async function verifyAudit(
   db: Db,

@@ -268,6 +268,23 @@ describe("the tamper-evident audit log", () => {
     expect(await check()).toMatchObject({ intact: false, eventId: Number(erased.id) });
   });
 
+  it("names a whole address changed within its prefix and stripped of its salt, on an event an erasure sealed", async () => {
+    const employer = await createEmployer(t);
+    const alice = await createEmployee(t, employer.org.id, employer.domain, { fullName: "Alice Addressed" });
+    const boss = await signIn(t, employer.user.email, undefined, "203.0.113.9");
+    expect((await boss.post(`/api/employer/deactivate-employee/${alice.id}`)).statusCode).toBe(200);
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/accounts/${alice.id}/erase`)).statusCode).toBe(200);
+    await checkpointAudit(t.app.deps);
+    expect(await check()).toMatchObject({ intact: true });
+    // The employer's address stays whole on the event about Alice; the mac covers only its /24.
+    const deactivation = await rowOf(
+      sql`select id from audit_log where action = ${AUDIT_ACTIONS.deactivateEmployee} and ip = '203.0.113.9'`,
+    );
+    await tamper(sql`update audit_log set ip = '203.0.113.77', salts = salts - 'ip' where id = ${deactivation.id}`);
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(deactivation.id) });
+  });
+
   it("names an erased event whose erasure event was removed", async () => {
     const { alice } = await history();
     await checkpointAudit(t.app.deps);

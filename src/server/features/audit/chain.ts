@@ -360,7 +360,11 @@ export async function verifyAudit(
           if (commit(salt, personalValue(row, f)) !== row.commits[f]) return fail(`its ${f} was changed`);
           continue;
         }
-        if (f === "ip" && row.ip?.includes("/")) continue; // cut to the prefix the chain covers
+        if (f === "ip" && row.ip !== null) {
+          // Only an address cut to its prefix (which the mac covers) may lose its salt.
+          if (row.ip.includes("/")) continue;
+          return fail("its ip is gone without an erasure or a cut");
+        }
         erasure ??= latestErasure(erasures, row, position);
         if (!erasure) return fail(`its ${f} is gone without an erasure or a cut`);
         if (erasure.left !== null && erasure.left !== erasureSeal(k, erasure.account, row)) {

@@ -26,13 +26,13 @@ export function pageEnvelope<T>(items: T[], total: number, page: number, pageSiz
   return { items, total, page, pageSize, pages: Math.max(1, Math.ceil(total / pageSize)) };
 }
 
-/** What a feed statement reads: the page's rows (as JSON; PGlite may hand it over as text) and the feed's head. */
-export type FeedRead<R> = { items: R[] | string; head: number | null } | undefined;
+/** What a feed statement reads: the page's rows (as JSON; PGlite may hand it over as text). */
+export type FeedRead<R> = { items: R[] | string } | undefined;
 
 /**
- * A cursor page of a feed (GET /api/v1/audit and /reports) and its `next`: the last item's position; when
- * the page is not full, the newest position of the whole feed read in the same statement (every position up
- * to it was visible to it), so a quiet organisation's cursor does not re-read other organisations' positions.
+ * A cursor page of a feed (GET /api/v1/audit and /reports) and its `next`: the last item's position, or on
+ * an empty page the cursor sent. Never the feed's head: that would tell every organisation how many events
+ * the others wrote (issue 32).
  */
 export function feedPage<R extends { position: number }, T>(
   read: FeedRead<R>,
@@ -40,7 +40,6 @@ export function feedPage<R extends { position: number }, T>(
   toItem: (row: R) => T,
 ): { items: T[]; next: string } {
   const rows: R[] = typeof read?.items === "string" ? JSON.parse(read.items) : (read?.items ?? []);
-  const last = rows.at(-1);
-  const next = rows.length === p.limit && last ? last.position : Math.max(p.after, Number(read?.head ?? 0));
+  const next = rows.at(-1)?.position ?? p.after;
   return { items: rows.map(toItem), next: String(next) };
 }

@@ -1,4 +1,5 @@
 import { auditLog } from "@server/db/schema";
+import { checkpointAudit, verifyAudit } from "@server/features/audit";
 import { applyRetention } from "@server/features/audit/retention";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { ERROR_CODES } from "@shared/error-codes";
@@ -107,6 +108,36 @@ describe("POST /api/admin/accounts/:id/erase", () => {
     expect(logins.length).toBeGreaterThan(0);
     expect(logins.every((e) => e.actorEmail === null && (e.ip === null || e.ip.includes("/")))).toBe(true);
     expect(await auditRows(t, AUDIT_ACTIONS.eraseAccount)).toHaveLength(1);
+  });
+
+  it("writes its audit event in the erasure's own transaction: when that write fails, nothing is erased and the log verifies", async () => {
+    const employer = await createEmployer(t);
+    const alice = await createEmployee(t, employer.org.id, employer.domain, { fullName: "Alice Atomic" });
+    await signIn(t, alice.email);
+    await checkpointAudit(t.app.deps);
+    const { browser: admin } = await signInAdmin(t);
+    // A fault where a crash would be: the database refuses the erasure's own audit event.
+    await t.database.db.execute(sql`create function refuse_erasure_event() returns trigger language plpgsql as $$
+      begin
+        if new.action = ${sql.raw(`'${AUDIT_ACTIONS.eraseAccount}'`)} and new.outcome = 'success' then
+          raise exception 'the erasure event cannot be written';
+        end if;
+        return new;
+      end $$`);
+    await t.database.db.execute(
+      sql`create trigger refuse_erasure_event before insert on audit_log for each row execute function refuse_erasure_event()`,
+    );
+    expect((await admin.post(`/api/admin/accounts/${alice.id}/erase`)).statusCode).toBe(500);
+    expect(await tableText(t, "users")).toContain(alice.email);
+    expect(await tableText(t, "audit_log")).toContain(alice.email);
+    await checkpointAudit(t.app.deps);
+    expect(await verifyAudit(t.database.db, t.config.appSecret)).toMatchObject({ intact: true });
+
+    await t.database.db.execute(sql`drop trigger refuse_erasure_event on audit_log`);
+    expect((await admin.post(`/api/admin/accounts/${alice.id}/erase`)).statusCode).toBe(200);
+    expect(await tableText(t, "audit_log")).not.toContain(alice.email);
+    await checkpointAudit(t.app.deps);
+    expect(await verifyAudit(t.database.db, t.config.appSecret)).toMatchObject({ intact: true });
   });
 
   it("refuses admins, unknown ids and non-admins, changing nothing", async () => {

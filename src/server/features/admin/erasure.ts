@@ -1,6 +1,6 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
 import { deletePasskeysOf } from "@server/features/account";
-import { eraseFromAudit } from "@server/features/audit";
+import { eraseFromAudit, recordErasure } from "@server/features/audit";
 import { deleteTokensOfUser } from "@server/features/auth";
 import { deleteCodesOf } from "@server/features/codes";
 import { eraseInvitationsOf } from "@server/features/onboarding";
@@ -26,7 +26,7 @@ export async function eraseAccount(deps: Deps, actor: Actor, input: { id: number
   }
   const now = deps.clock.now();
   const person = { id: user.id, email: user.email, fullName: user.fullName };
-  const rows = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     await eraseUser(tx, user.id, now);
     await deletePasskeysOf(tx, user.id);
     await deleteCodesOf(tx, user.id);
@@ -37,11 +37,19 @@ export async function eraseAccount(deps: Deps, actor: Actor, input: { id: number
     // (Unless a newer account has that e-mail now: its events are its own.)
     const released = await eraseScimAttributesOf(tx, user.id, user.organisationId, now);
     const rows = await eraseFromAudit(tx, person);
-    const byReleased = released && !(await findUserByEmail(tx, released));
-    return byReleased ? [...rows, ...(await eraseFromAudit(tx, { ...person, email: released }))] : rows;
+    if (released && !(await findUserByEmail(tx, released))) {
+      rows.push(...(await eraseFromAudit(tx, { ...person, email: released })));
+    }
+    // In the same transaction: the changed events and what erasure left in them, by id (`audit verify`
+    // accepts their deleted values only as this event seals them).
+    await recordErasure(
+      tx,
+      deps.config.appSecret,
+      now,
+      { ...auditActor(actor), organisationId: user.organisationId },
+      { account: user.id, rows },
+    );
   });
-  // The changed events, by id: `audit verify` accepts their deleted values because this event names them.
-  await deps.audit.record({ ...audit, organisationId: user.organisationId, outcome: "success", detail: { rows } });
   // An erased account is a deactivated one: the rest of the cascade (its API keys are revoked).
   await afterDeactivation(deps, [user.id]);
   return { message: ADMIN_MESSAGES.accountErased };

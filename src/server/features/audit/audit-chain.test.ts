@@ -1,9 +1,22 @@
+import { execFile } from "node:child_process";
+import { createHash, createHmac } from "node:crypto";
+import path from "node:path";
 import { auditLog } from "@server/db/schema";
-import { createEmployee, createEmployer, generate, signInAdmin, TRUST_PROXY_ENV, verify } from "@test/fixtures";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import {
+  auditRows,
+  createEmployee,
+  createEmployer,
+  generate,
+  signInAdmin,
+  TRUST_PROXY_ENV,
+  verify,
+} from "@test/fixtures";
 import { buildTestApp, signIn, type TestApp } from "@test/helpers";
 import { asc, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointAudit, verifyAudit } from "./chain";
+import { eraseFromAudit } from "./maintenance";
 import { applyRetention } from "./retention";
 
 let t: TestApp;
@@ -34,6 +47,38 @@ async function tamper(statement: ReturnType<typeof sql>) {
   await t.database.db.execute(sql`alter table audit_log disable trigger user`);
   await t.database.db.execute(statement);
   await t.database.db.execute(sql`alter table audit_log enable trigger user`);
+}
+
+/** The test database's URL on a PostgreSQL server (freshDatabase gives it); none for an embedded one. */
+const databaseUrl = () => (t.database as { url?: string }).url;
+
+/** `npm run admin -- audit verify` against the test's PostgreSQL database, as an operator runs it. */
+function auditVerify(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = path.resolve(import.meta.dirname, "../../../..");
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "src/server/cli.ts", "audit", "verify", ...args],
+      {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "/tmp",
+          DATABASE_URL: databaseUrl() ?? "",
+          APP_SECRET: t.config.appSecret,
+        },
+        timeout: 120_000,
+      },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The first row a statement returns. */
+async function rowOf(statement: ReturnType<typeof sql>) {
+  const { rows } = (await t.database.db.execute(statement)) as unknown as { rows: Record<string, number>[] };
+  expect(rows.length).toBeGreaterThan(0);
+  return rows[0] as Record<string, number>;
 }
 
 async function ids() {
@@ -103,6 +148,155 @@ describe("the tamper-evident audit log", () => {
     await checkpointAudit(t.app.deps);
     await tamper(sql`insert into audit_log (id, at, action, outcome) values (-1, now(), 'auth.login', 'success')`);
     expect(await check()).toMatchObject({ intact: false, eventId: -1 });
+  });
+
+  it("names an event rewritten under a forged erasure, even once the server's own job has chained and signed it (issue 32, H1)", async () => {
+    const { alice } = await history();
+    // The head an operator keeps elsewhere (from the job's log line), taken before the attack.
+    const kept = await checkpointAudit(t.app.deps);
+    expect(kept).not.toBeNull();
+    const victim = await rowOf(sql`select id, actor_id, organisation_id from audit_log
+      where actor_id = ${alice.id} and actor_email is not null order by position limit 1`);
+
+    // With the database and no APP_SECRET: the event now names mallory, the salts of those values are gone, and an
+    // unpositioned erasure of its own account names it (once bare, once with hashes of the new values).
+    await tamper(sql`update audit_log set actor_email = 'mallory@evil.test', target = 'mallory@evil.test',
+      detail = '{"by": "mallory@evil.test"}'::jsonb, salts = salts - 'email' - 'target' - 'detail' where id = ${victim.id}`);
+    const forged = (detail: object) => sql`insert into audit_log (at, action, outcome, organisation_id, target, detail)
+      values (now(), ${AUDIT_ACTIONS.eraseAccount}, 'success', ${victim.organisation_id}, ${String(victim.actor_id)},
+        ${JSON.stringify(detail)}::jsonb)`;
+    const hash = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("base64url");
+    await tamper(forged({ rows: [Number(victim.id)] }));
+    await tamper(
+      forged({ rows: [Number(victim.id)], left: [hash(["mallory@evil.test", "mallory@evil.test", { by: "x" }])] }),
+    );
+    // The server's checkpoint job positions and signs the forgeries.
+    const head = await checkpointAudit(t.app.deps);
+    expect(head!.position).toBeGreaterThan(kept!.position);
+
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(victim.id) });
+    expect(await check(kept!)).toMatchObject({ intact: false, eventId: Number(victim.id) });
+    // The operator's command, on a PostgreSQL server (an embedded database is this process's own).
+    if (databaseUrl()) {
+      const runs = await Promise.all([[], ["--expect", `${kept!.position}:${kept!.mac}`]].map((a) => auditVerify(a)));
+      for (const run of runs) {
+        expect(run.stderr).toContain(`audit log altered: event ${victim.id}: its email was changed`);
+        expect(run.code).toBe(1);
+      }
+    }
+  }, 180_000); // PostgreSQL: two runs of the operator CLI (each starts a Node process with tsx)
+
+  it("stays intact when erasures change events not checkpointed yet, and an event two erasures changed", async () => {
+    const employer = await createEmployer(t);
+    const alice = await createEmployee(t, employer.org.id, employer.domain, { fullName: "Alice Twice" });
+    await signIn(t, alice.email);
+    const boss = await signIn(t, employer.user.email);
+    expect((await boss.post(`/api/employer/deactivate-employee/${alice.id}`)).statusCode).toBe(200);
+    const deactivation = await rowOf(
+      sql`select id from audit_log where action = ${AUDIT_ACTIONS.deactivateEmployee} and target = ${String(alice.id)}`,
+    );
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/accounts/${alice.id}/erase`)).statusCode).toBe(200);
+    const afterFirst = await rowOf(sql`select actor_email from audit_log where id = ${deactivation.id}`);
+    expect(afterFirst.actor_email).toBe(employer.user.email);
+    expect((await admin.post(`/api/admin/accounts/${employer.user.id}/erase`)).statusCode).toBe(200);
+    await checkpointAudit(t.app.deps);
+    expect(await check()).toMatchObject({ intact: true });
+    const named = (await auditRows(t, AUDIT_ACTIONS.eraseAccount)).map((e) => e.detail?.rows);
+    expect(named.every((rows) => (rows as number[]).includes(Number(deactivation.id)))).toBe(true);
+
+    // Only what the latest erasure left is accepted: not what the first one left.
+    await tamper(sql`update audit_log set actor_email = ${employer.user.email} where id = ${deactivation.id}`);
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(deactivation.id) });
+  });
+
+  it("still accepts an erasure from before erasures sealed what they left, and only up to the checkpoints signed then", async () => {
+    const { alice } = await history();
+    // The version before: the erasure event names the changed events' ids only, and checkpoints were signed
+    // without the version.
+    await t.database.db.transaction(async (tx) => {
+      const rows = await eraseFromAudit(tx, { id: alice.id, email: alice.email, fullName: "Alice Chained" });
+      await tx.insert(auditLog).values({
+        at: t.clock.now(),
+        action: AUDIT_ACTIONS.eraseAccount,
+        outcome: "success",
+        target: String(alice.id),
+        detail: { rows },
+      });
+    });
+    await checkpointAudit(t.app.deps);
+    const key = createHmac("sha256", t.config.appSecret).update("callproof audit chain").digest();
+    await t.database.db.execute(sql`update audit_checkpoints set signature = '' `);
+    const checkpoints = (await t.database.db.execute(
+      sql`select id, kind, position, mac from audit_checkpoints`,
+    )) as unknown as {
+      rows: { id: number; kind: string; position: number; mac: string }[];
+    };
+    for (const c of checkpoints.rows) {
+      const v1 = createHmac("sha256", key).update(`checkpoint\0${c.kind}\0${c.position}\0${c.mac}`).digest("base64url");
+      await t.database.db.execute(sql`update audit_checkpoints set signature = ${v1} where id = ${c.id}`);
+    }
+    expect(await check()).toMatchObject({ intact: true });
+
+    // After the upgrade, an unsealed erasure is a forgery even once the job has chained it.
+    await signIn(t, (await createEmployer(t)).user.email);
+    await checkpointAudit(t.app.deps);
+    expect(await check()).toMatchObject({ intact: true });
+    const victim = await rowOf(
+      sql`select id, actor_id from audit_log where actor_email is not null order by position desc limit 1`,
+    );
+    await tamper(
+      sql`update audit_log set actor_email = 'mallory@evil.test', salts = salts - 'email' where id = ${victim.id}`,
+    );
+    await tamper(sql`insert into audit_log (at, action, outcome, target, detail) values (now(), ${AUDIT_ACTIONS.eraseAccount},
+      'success', ${String(victim.actor_id)}, ${JSON.stringify({ rows: [Number(victim.id)] })}::jsonb)`);
+    await checkpointAudit(t.app.deps);
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(victim.id) });
+  });
+
+  it("names an erased event whose fields were rewritten after the erasure", async () => {
+    const { alice } = await history();
+    await checkpointAudit(t.app.deps);
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/accounts/${alice.id}/erase`)).statusCode).toBe(200);
+    await checkpointAudit(t.app.deps);
+    expect(await check()).toMatchObject({ intact: true });
+    const erased = await rowOf(
+      sql`select id from audit_log where actor_id = ${alice.id} and salts is null order by position limit 1`,
+    );
+    await tamper(sql`update audit_log set actor_email = 'mallory@evil.test' where id = ${erased.id}`);
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(erased.id) });
+  });
+
+  it("names a whole address changed within its prefix and stripped of its salt, on an event an erasure sealed", async () => {
+    const employer = await createEmployer(t);
+    const alice = await createEmployee(t, employer.org.id, employer.domain, { fullName: "Alice Addressed" });
+    const boss = await signIn(t, employer.user.email, undefined, "203.0.113.9");
+    expect((await boss.post(`/api/employer/deactivate-employee/${alice.id}`)).statusCode).toBe(200);
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/accounts/${alice.id}/erase`)).statusCode).toBe(200);
+    await checkpointAudit(t.app.deps);
+    expect(await check()).toMatchObject({ intact: true });
+    // The employer's address stays whole on the event about Alice; the mac covers only its /24.
+    const deactivation = await rowOf(
+      sql`select id from audit_log where action = ${AUDIT_ACTIONS.deactivateEmployee} and ip = '203.0.113.9'`,
+    );
+    await tamper(sql`update audit_log set ip = '203.0.113.77', salts = salts - 'ip' where id = ${deactivation.id}`);
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(deactivation.id) });
+  });
+
+  it("names an erased event whose erasure event was removed", async () => {
+    const { alice } = await history();
+    await checkpointAudit(t.app.deps);
+    const { browser: admin } = await signInAdmin(t);
+    expect((await admin.post(`/api/admin/accounts/${alice.id}/erase`)).statusCode).toBe(200);
+    await signIn(t, (await createEmployer(t)).user.email); // an event after the erasure
+    await checkpointAudit(t.app.deps);
+    const erased = await rowOf(
+      sql`select id from audit_log where actor_id = ${alice.id} and salts is null order by position limit 1`,
+    );
+    await tamper(sql`delete from audit_log where action = ${AUDIT_ACTIONS.eraseAccount}`);
+    expect(await check()).toMatchObject({ intact: false, eventId: Number(erased.id) });
   });
 
   it("names the event after a row deleted from the middle", async () => {

@@ -76,8 +76,57 @@ function chainMac(k: Buffer, previous: string, row: Row, commits: Record<Persona
     .digest("base64url");
 }
 
-const sign = (k: Buffer, kind: string, position: number, mac: string) =>
-  createHmac("sha256", k).update(`checkpoint\0${kind}\0${position}\0${mac}`).digest("base64url");
+/**
+ * A checkpoint's signature. Version 2 is the one written since erasure events seal what they leave
+ * (issue 32); version 1 checkpoints, written before, mark how far the log holds erasure events from
+ * before that rule (see `verifyAudit`). Nobody without the key can write either.
+ */
+const sign = (k: Buffer, kind: string, position: number, mac: string, version: 1 | 2 = 2) =>
+  createHmac("sha256", k)
+    .update(`checkpoint\0${kind}\0${position}\0${mac}${version === 2 ? "\0sealed erasures" : ""}`)
+    .digest("base64url");
+
+/** The lock of the one transaction at a time that positions and chains events (and of erasure and cutting). */
+export const CHAIN_LOCK = 724013;
+
+/** The values erasure changes, which its event seals: the actor's e-mail, the target and the detail. */
+type Erased = Pick<Row, "id" | "actor_email" | "target" | "detail">;
+
+/**
+ * What an erasure of `account` left in one event, sealed with the chain's key (16 bytes of an HMAC): the
+ * erasure event lists one per event it changed, so that `audit verify` accepts those values without their
+ * salts, and only those. Without APP_SECRET nobody can seal other values, or another event or account.
+ */
+function erasureSeal(k: Buffer, account: number, row: Erased): string {
+  return createHmac("sha256", k)
+    .update(
+      `erased\0${account}\0${Number(row.id)}\0${JSON.stringify([row.actor_email, row.target, row.detail ?? null])}`,
+    )
+    .digest()
+    .subarray(0, 16)
+    .toString("base64url");
+}
+
+/**
+ * The detail of an erasure's audit event, read in the erasure's transaction after its changes: the
+ * changed events' ids (`rows`) and, in the same order, the seal of what erasure left in each (`left`).
+ */
+export async function erasureDetail(
+  tx: Executor,
+  appSecret: string,
+  account: number,
+  ids: number[],
+): Promise<{ rows: number[]; left: string[] }> {
+  const unique = [...new Set(ids.map(Number))].sort((a, b) => a - b);
+  if (unique.length === 0) return { rows: [], left: [] };
+  const k = key(appSecret);
+  const rows = rowsOf(
+    await tx.execute(sql`
+      select id, actor_email, target, detail from audit_log
+      where id = any(string_to_array(${unique.join(",")}::text, ',')::bigint[]) order by id`),
+  );
+  return { rows: rows.map((r) => Number(r.id)), left: rows.map((r) => erasureSeal(k, account, r)) };
+}
 
 async function allowMaintenance(tx: Executor) {
   await tx.execute(sql`select set_config('callproof.audit_maintenance', 'on', true)`);
@@ -115,7 +164,7 @@ export async function checkpointAudit(
   let head: { position: number; mac: string } | null = null;
   for (;;) {
     const done = await deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(724013)`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${CHAIN_LOCK})`);
       await allowMaintenance(tx);
       // An UPDATE sees only committed rows: an event still being written is positioned by a later run.
       const rows = rowsOf(
@@ -194,15 +243,64 @@ export async function cutAuditBefore(tx: Executor, appSecret: string, before: Da
   return rowsOf(gone).length;
 }
 
+type ErasureOf = { position: number; account: number; left: string | null };
+
+/**
+ * The chained erasure events, by the id of each event they name: their position, the account erased,
+ * and the seal of what they left in that event (null for an erasure from before seals, trusted only up
+ * to `unsealedUntil`). An erasure event whose own target or detail is not what the chain committed is
+ * left out (and named by the chain itself).
+ */
+async function erasuresByRow(db: Db, unsealedUntil: number): Promise<Map<number, ErasureOf[]>> {
+  const byRow = new Map<number, ErasureOf[]>();
+  const events = rowsOf(
+    await db.execute(sql`
+      select position, target, detail, salts, commits from audit_log
+      where action = ${AUDIT_ACTIONS.eraseAccount} and outcome = 'success' and position is not null`),
+  );
+  for (const e of events) {
+    const position = Number(e.position);
+    const committed = (f: "target" | "detail") => {
+      const salt = e.salts?.[f];
+      return !!salt && !!e.commits && commit(salt, personalValue(e, f)) === e.commits[f];
+    };
+    const account = Number(e.target);
+    if (!committed("target") || !committed("detail") || !Number.isSafeInteger(account)) continue;
+    const rows = e.detail?.rows;
+    const left = e.detail?.left;
+    if (!Array.isArray(rows)) continue;
+    const sealed = Array.isArray(left) && left.length === rows.length && left.every((l) => typeof l === "string");
+    if (!sealed && position > unsealedUntil) continue;
+    rows.forEach((id, i) => {
+      const list = byRow.get(Number(id)) ?? [];
+      list.push({ position, account, left: sealed ? (left[i] as string) : null });
+      byRow.set(Number(id), list);
+    });
+  }
+  return byRow;
+}
+
+/** The latest chained erasure after the event at `position` that names it, if any. */
+function latestErasure(erasures: Map<number, ErasureOf[]>, row: Row, position: number): ErasureOf | null {
+  let latest: ErasureOf | null = null;
+  for (const e of erasures.get(Number(row.id)) ?? []) {
+    if (e.position > position && (!latest || e.position > latest.position)) latest = e;
+  }
+  return latest;
+}
+
 export type VerifyResult =
   | { intact: true; events: number; pending: number; head: { position: number; mac: string } | null }
   | { intact: false; eventId: number | null; reason: string; events: number };
 
 /**
- * Checks the whole chain: every checkpointed event's commits against its values (a value may be missing
- * only where its salt was deleted by the product: an address cut to its prefix, or an event a later
- * erasure names), every mac, every signed checkpoint, and `expect` (a head kept elsewhere). Events not
- * checkpointed yet are counted apart, never as intact; one among checkpointed events counts as inserted.
+ * Checks the whole chain: every checkpointed event's commits against its values, every mac, every signed
+ * checkpoint, and `expect` (a head kept elsewhere). A value may be missing its salt only where the product
+ * deleted it: an address cut to its prefix (which the mac covers), or a value that the latest erasure
+ * event naming the event, chained at a later position, sealed as what it left (`erasureSeal`: the key
+ * is needed to make one, so an erasure event written into the database by hand, even once the job has
+ * chained it, accepts nothing). Events not checkpointed yet are counted apart, never as intact; one among
+ * checkpointed events counts as inserted.
  */
 export async function verifyAudit(
   db: Db,
@@ -215,15 +313,22 @@ export async function verifyAudit(
       rows: { kind: string; position: number; mac: string; signature: string }[];
     }
   ).rows;
+  // Erasure events from before they sealed what they left are trusted only up to the last checkpoint signed
+  // before (version 1): nobody without the key can sign one now, so a forgery is never among them.
+  let unsealedUntil = 0;
   for (const c of checkpoints) {
-    if (sign(k, c.kind, Number(c.position), c.mac) !== c.signature) {
-      return {
-        intact: false,
-        eventId: null,
-        reason: `checkpoint at position ${c.position} is not signed by this key`,
-        events: 0,
-      } as const;
+    const position = Number(c.position);
+    if (sign(k, c.kind, position, c.mac) === c.signature) continue;
+    if (sign(k, c.kind, position, c.mac, 1) === c.signature) {
+      unsealedUntil = Math.max(unsealedUntil, position);
+      continue;
     }
+    return {
+      intact: false,
+      eventId: null,
+      reason: `checkpoint at position ${c.position} is not signed by this key`,
+      events: 0,
+    } as const;
   }
   const cut = checkpoints.filter((c) => c.kind === "cut").at(-1);
   const heads = new Map(
@@ -231,14 +336,7 @@ export async function verifyAudit(
       .filter((c) => c.kind === "head" && Number(c.position) > Number(cut?.position ?? 0))
       .map((c) => [Number(c.position), c.mac]),
   );
-  // Rows erasure changed, as the erasure events (themselves in the chain) name them.
-  const erased = new Set<number>();
-  const erasures = rowsOf(
-    await db.execute(
-      sql`select detail from audit_log where action = ${AUDIT_ACTIONS.eraseAccount} and outcome = 'success'`,
-    ),
-  );
-  for (const e of erasures) for (const id of (e.detail?.rows as number[] | undefined) ?? []) erased.add(Number(id));
+  const erasures = await erasuresByRow(db, unsealedUntil);
 
   let previous = cut?.mac ?? "";
   let after = Number(cut?.position ?? 0);
@@ -254,18 +352,23 @@ export async function verifyAudit(
       const fail = (reason: string) => ({ intact: false, eventId: Number(row.id), reason, events }) as const;
       const position = Number(row.position);
       if (!row.commits || !row.mac) return fail("its chain fields are missing");
+      // A value without its salt is accepted only as the latest chained erasure after the event left it.
+      let erasure: ReturnType<typeof latestErasure> | undefined;
       for (const f of PERSONAL) {
         const salt = row.salts?.[f];
         if (salt) {
           if (commit(salt, personalValue(row, f)) !== row.commits[f]) return fail(`its ${f} was changed`);
-        } else if (
-          !(f === "ip"
-            ? row.ip === null
-              ? erased.has(Number(row.id))
-              : row.ip.includes("/")
-            : erased.has(Number(row.id)))
-        ) {
-          return fail(`its ${f} is gone without an erasure or a cut`);
+          continue;
+        }
+        if (f === "ip" && row.ip !== null) {
+          // Only an address cut to its prefix (which the mac covers) may lose its salt.
+          if (row.ip.includes("/")) continue;
+          return fail("its ip is gone without an erasure or a cut");
+        }
+        erasure ??= latestErasure(erasures, row, position);
+        if (!erasure) return fail(`its ${f} is gone without an erasure or a cut`);
+        if (erasure.left !== null && erasure.left !== erasureSeal(k, erasure.account, row)) {
+          return fail(`its ${f} was changed: it is not what the erasure at position ${erasure.position} left`);
         }
       }
       const mac = chainMac(k, previous, { ...row, position }, row.commits);

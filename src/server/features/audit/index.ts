@@ -7,6 +7,7 @@ export {
   cutAddressSql,
   cutAuditAddresses,
   eraseFromAudit,
+  recordErasure,
   wholeAddressSql,
 } from "./maintenance";
 export { eventsAbout } from "./repository";

@@ -1,6 +1,9 @@
 import type { Executor } from "@server/db/client";
+import { auditLog } from "@server/db/schema";
+import type { AuditEvent } from "@server/lib/audit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { sql } from "drizzle-orm";
+import { CHAIN_LOCK, erasureDetail } from "./chain";
 
 /**
  * The only changes the product makes to its append-only audit log: erasing a person, cutting stored
@@ -12,6 +15,8 @@ const rowCount = (result: unknown) => (result as { rows: unknown[] }).rows.lengt
 
 async function allowMaintenance(tx: Executor) {
   await tx.execute(sql`select set_config('callproof.audit_maintenance', 'on', true)`);
+  // One at a time with the checkpoint job: it must not chain values it read before this change commits.
+  await tx.execute(sql`select pg_advisory_xact_lock(${CHAIN_LOCK})`);
 }
 
 /** A stored address cut to its /24 (IPv4) or /48 (IPv6); a cut one stays as it is. SQL over a text column. */
@@ -53,7 +58,8 @@ export const aboutPersonSql = (person: { id: number; email: string }) => sql`(
 )`;
 
 /**
- * Erasure (returns the ids of the events it changed, which the erasure event names for `audit verify`):
+ * Erasure (returns the ids of the events it changed, which the erasure event names for `audit verify`,
+ * `recordErasure`):
  * the person's audit events keep their ids, times, actions and outcomes, but no longer name
  * them: the e-mail and address go, the target becomes `erased`, and detail keeps no value that is their
  * e-mail or name; their address keeps only its /24 or /48, as retention would leave it (the chain covers it).
@@ -80,4 +86,29 @@ export async function eraseFromAudit(
     where ${aboutPersonSql(person)}
     returning id`);
   return (changed as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
+}
+
+/**
+ * The erasure's own audit event, written in the erasure's transaction (so that no crash leaves changed
+ * events without the event that accounts for them): it names the account (target), the events it changed
+ * (`rows`) and seals what it left in each (`left`, chain.ts), which is all `audit verify` accepts there.
+ */
+export async function recordErasure(
+  tx: Executor,
+  appSecret: string,
+  at: Date,
+  event: Omit<AuditEvent, "action" | "outcome" | "target" | "detail">,
+  erased: { account: number; rows: number[] },
+) {
+  await tx.insert(auditLog).values({
+    at,
+    action: AUDIT_ACTIONS.eraseAccount,
+    outcome: "success",
+    actorId: event.actorId ?? null,
+    actorEmail: event.actorEmail ?? null,
+    organisationId: event.organisationId ?? null,
+    target: String(erased.account),
+    ip: event.ip ?? null,
+    detail: await erasureDetail(tx, appSecret, erased.account, erased.rows),
+  });
 }

@@ -55,8 +55,7 @@ export async function reportsFeed(db: Db, p: { organisationId: number; after: nu
       where organisation_id = ${p.organisationId}::int and position > ${p.after}::bigint
       order by position limit ${p.limit}::int
     )
-    select (select coalesce(json_agg(page order by position), '[]'::json) from page) as items,
-      (select max(position) from call_reports) as head`);
+    select (select coalesce(json_agg(page order by position), '[]'::json) from page) as items`);
   return feedPage(page, p, (r) => ({
     id: Number(r.id),
     at: new Date(r.at).toISOString(),

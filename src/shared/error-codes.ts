@@ -89,6 +89,8 @@ export const ERROR_CODES = {
   scimInvalidSyntax: "scim.invalid_syntax",
   scimInvalidFilter: "scim.invalid_filter",
   scimInvalidPath: "scim.invalid_path",
+  scimNoTarget: "scim.no_target",
+  scimNotImplemented: "scim.not_implemented",
   scimUniqueness: "scim.uniqueness",
   scimMutability: "scim.mutability",
   scimNoToken: "scim.no_token",

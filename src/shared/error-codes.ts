@@ -90,7 +90,6 @@ export const ERROR_CODES = {
   scimInvalidFilter: "scim.invalid_filter",
   scimInvalidPath: "scim.invalid_path",
   scimNoTarget: "scim.no_target",
-  scimNotImplemented: "scim.not_implemented",
   scimUniqueness: "scim.uniqueness",
   scimMutability: "scim.mutability",
   scimNoToken: "scim.no_token",

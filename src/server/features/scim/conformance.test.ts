@@ -37,6 +37,7 @@ const ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
 const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 const SCIM_JSON = "application/scim+json";
 
+// biome-ignore lint/suspicious/noExplicitAny: the suites read their JSON answers loosely, and so does this replay
 type Json = Record<string, any>;
 
 /** An organisation with a SCIM token created on the employer dashboard. */

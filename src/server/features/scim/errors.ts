@@ -30,7 +30,6 @@ export const scimErrors = {
   invalidFilter: (detail: string) => new HttpError(400, ERROR_CODES.scimInvalidFilter, detail),
   invalidPath: (detail: string) => new HttpError(400, ERROR_CODES.scimInvalidPath, detail),
   noTarget: (detail: string) => new HttpError(400, ERROR_CODES.scimNoTarget, detail),
-  notImplemented: (detail: string) => new HttpError(501, ERROR_CODES.scimNotImplemented, detail),
   uniqueness: () =>
     new HttpError(409, ERROR_CODES.scimUniqueness, "Another CallProof account already has this userName."),
   mutability: (detail: string) => new HttpError(400, ERROR_CODES.scimMutability, detail),

@@ -144,20 +144,6 @@ async function scimApi(app: App) {
     },
     async (request) => schema(publicUrl, request.params.id) ?? Promise.reject(scimErrors.notFound("No such schema.")),
   );
-  // Not implemented (RFC 7644 3.11, 3.7): 501, and ServiceProviderConfig says bulk is unsupported.
-  for (const [path, what] of [
-    ["/Me", "/Me is not supported: a SCIM token speaks for an organisation, not for a user."],
-    ["/Bulk", "Bulk operations are not supported (see ServiceProviderConfig)."],
-  ] as const) {
-    app.all(
-      path,
-      { config, schema: { summary: `Not implemented (501)`, response: { 501: scimErrorAnswer } } },
-      async () => {
-        throw scimErrors.notImplemented(what);
-      },
-    );
-  }
-
   app.get(
     "/Users",
     {
@@ -243,10 +229,21 @@ async function scimApi(app: App) {
     },
   );
 
-  // Anything else under /api/scim/v2 (Groups, Bulk…): a SCIM 404.
-  app.setNotFoundHandler(async (_request, reply) =>
-    reply.code(404).type(SCIM_JSON).send(scimError(404, "This SCIM service provides only Users.")),
-  );
+  // /Me and /Bulk: not implemented (RFC 7644 3.11, 3.7), 501 (ServiceProviderConfig says bulk is unsupported).
+  // Anything else under /api/scim/v2 (Groups…): a SCIM 404. (Answered here, not by routes: no session or
+  // CSRF check applies to a path no route matches, and the token is checked first as for every SCIM call.)
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split("?")[0]?.slice(SCIM_PATH.length) ?? "";
+    const unsupported = /^\/(Me|Bulk)\/?$/i.exec(path)?.[1]?.toLowerCase();
+    if (unsupported) {
+      const detail =
+        unsupported === "me"
+          ? "/Me is not supported: a SCIM token speaks for an organisation, not for a user."
+          : "Bulk operations are not supported (see ServiceProviderConfig).";
+      return reply.code(501).type(SCIM_JSON).send(scimError(501, detail));
+    }
+    return reply.code(404).type(SCIM_JSON).send(scimError(404, "This SCIM service provides only Users."));
+  });
 }
 
 /** The employer dashboard's SCIM token (superusers), and the SCIM API itself. */

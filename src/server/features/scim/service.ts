@@ -372,9 +372,20 @@ async function commit(deps: Deps, client: ScimClient, loaded: Loaded, draft: Dra
   if (before.active && !draft.active) await deactivate(deps, client, loaded);
 
   const now = deps.clock.now();
-  const changed = (["externalId", "givenName", "familyName", "formattedName", "displayName"] as const).filter(
-    (k) => draft[k] !== before[k],
-  );
+  // A name attribute changed when what SCIM shows of it changed (a derived value cleared is a change).
+  const shownBefore = effectiveNames(before, user.fullName);
+  const shownAfter = effectiveNames(draft, user.fullName);
+  const changed = [
+    ...(draft.externalId !== before.externalId ? ["externalId"] : []),
+    ...(
+      [
+        ["givenName", "givenName"],
+        ["familyName", "familyName"],
+        ["formatted", "formattedName"],
+        ["displayName", "displayName"],
+      ] as const
+    ).flatMap(([shown, field]) => (shownBefore[shown] !== shownAfter[shown] ? [field] : [])),
+  ];
   // Bookkeeping only (not audited as a change): the letter case of the userName, which parts were written.
   const bookkeeping =
     draft.userNameAsSent !== before.userNameAsSent ||

@@ -572,6 +572,15 @@ describe("RFC 7643 and 7644 points the suites found", () => {
     expect(res.json).toMatchObject({ schemas: [ERROR], status: "400", scimType: "noTarget" });
   });
 
+  it("takes an empty Operations list (Microsoft's validator sends one) and changes nothing", async () => {
+    const user = await newUser();
+    const res = await scim("PATCH", `/Users/${user.id}`, { schemas: [PATCH_OP], Operations: [] });
+    expect(res.status).toBe(200);
+    const { meta: _before, ...same } = user;
+    const { meta: _after, ...now } = res.json;
+    expect(now).toEqual(same);
+  });
+
   it("refuses a malformed path with 400 invalidPath, and changes nothing", async () => {
     const user = await newUser();
     for (const path of [

@@ -89,6 +89,7 @@ export const ERROR_CODES = {
   scimInvalidSyntax: "scim.invalid_syntax",
   scimInvalidFilter: "scim.invalid_filter",
   scimInvalidPath: "scim.invalid_path",
+  scimNoTarget: "scim.no_target",
   scimUniqueness: "scim.uniqueness",
   scimMutability: "scim.mutability",
   scimNoToken: "scim.no_token",

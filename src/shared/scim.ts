@@ -89,6 +89,12 @@ export const scimPatchBody = z.looseObject({
     .max(SCIM_LIMITS.maxOperations),
 });
 
+/** attributes= and excludedAttributes= (RFC 7644 3.4.2.5), also on the answers of POST, PUT and PATCH (3.9). */
+export const scimAttributesQuery = z.object({
+  attributes: z.string().max(1000).optional(),
+  excludedAttributes: z.string().max(1000).optional(),
+});
+
 export const scimListQuery = z.object({
   filter: z.string().max(SCIM_LIMITS.filterMaxLength).optional(),
   startIndex: z.coerce.number().int().optional(),
@@ -100,22 +106,32 @@ export const scimListQuery = z.object({
 export const scimUser = z.object({
   schemas: z.array(z.string()),
   id: z.string(),
-  externalId: z.string().nullable(),
-  userName: z.string(),
-  name: z.object({
-    formatted: z.string().nullable(),
-    givenName: z.string().nullable(),
-    familyName: z.string().nullable(),
-  }),
-  displayName: z.string(),
-  emails: z.array(z.object({ value: z.string(), primary: z.literal(true) })),
-  active: z.boolean(),
-  meta: z.object({
-    resourceType: z.literal("User"),
-    created: z.string(),
-    lastModified: z.string(),
-    location: z.string(),
-  }),
+  // Every other attribute may be left out: one without a value, or one left out by attributes= or
+  // excludedAttributes= (RFC 7644 3.4.2.5).
+  externalId: z.string().optional(),
+  userName: z.string().optional(),
+  name: z
+    .object({ formatted: z.string().optional(), givenName: z.string().optional(), familyName: z.string().optional() })
+    .optional(),
+  displayName: z.string().optional(),
+  emails: z
+    .array(
+      z.object({
+        value: z.string().optional(),
+        type: z.literal("work").optional(),
+        primary: z.literal(true).optional(),
+      }),
+    )
+    .optional(),
+  active: z.boolean().optional(),
+  meta: z
+    .object({
+      resourceType: z.literal("User").optional(),
+      created: z.string().optional(),
+      lastModified: z.string().optional(),
+      location: z.string().optional(),
+    })
+    .optional(),
 });
 export type ScimUser = z.infer<typeof scimUser>;
 

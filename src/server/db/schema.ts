@@ -630,6 +630,10 @@ export const scimUsers = pgTable(
     familyName: text("family_name"),
     formattedName: text("formatted_name"),
     displayName: text("display_name"),
+    /** the userName as the provider wrote it (letter case kept); users.email is its lower-case form */
+    userName: text("user_name"),
+    /** the name attributes the provider has written (displayName, name.formatted…): null then means cleared */
+    provisioned: text("provisioned").array().notNull().default(sql`'{}'`),
     deactivatedByScim: boolean("deactivated_by_scim").notNull().default(false),
     createdAt: ts("created_at").notNull(),
     updatedAt: ts("updated_at").notNull(),

@@ -86,7 +86,9 @@ const SAMPLES: Record<string, Sample> = {
   // SCIM without a token: each refusal is counted per address (and audited sparsely).
   "GET /api/scim/v2/ServiceProviderConfig": {},
   "GET /api/scim/v2/ResourceTypes": {},
+  "GET /api/scim/v2/ResourceTypes/:id": {},
   "GET /api/scim/v2/Schemas": {},
+  "GET /api/scim/v2/Schemas/:id": {},
   "GET /api/scim/v2/Users": {},
   "POST /api/scim/v2/Users": { body: (i) => ({ userName: `flood${i}@example.com` }) },
   "GET /api/scim/v2/Users/:id": {},

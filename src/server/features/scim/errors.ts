@@ -9,6 +9,7 @@ export const SCIM_TYPES: Partial<Record<ErrorCode, string>> = {
   [ERROR_CODES.scimInvalidSyntax]: "invalidSyntax",
   [ERROR_CODES.scimInvalidFilter]: "invalidFilter",
   [ERROR_CODES.scimInvalidPath]: "invalidPath",
+  [ERROR_CODES.scimNoTarget]: "noTarget",
   [ERROR_CODES.scimUniqueness]: "uniqueness",
   [ERROR_CODES.scimMutability]: "mutability",
 };
@@ -23,11 +24,12 @@ export const scimErrors = {
       "www-authenticate": 'Bearer realm="CallProof SCIM"',
     }),
   tooManyRequests: (retryAfterSeconds: number) => rateLimited(MESSAGES.tooManyAttempts, retryAfterSeconds),
-  notFound: () => new HttpError(404, ERROR_CODES.scimNotFound, "No such user."),
+  notFound: (detail = "No such user.") => new HttpError(404, ERROR_CODES.scimNotFound, detail),
   invalidValue: (detail: string) => new HttpError(400, ERROR_CODES.scimInvalidValue, detail),
   invalidSyntax: (detail: string) => new HttpError(400, ERROR_CODES.scimInvalidSyntax, detail),
   invalidFilter: (detail: string) => new HttpError(400, ERROR_CODES.scimInvalidFilter, detail),
   invalidPath: (detail: string) => new HttpError(400, ERROR_CODES.scimInvalidPath, detail),
+  noTarget: (detail: string) => new HttpError(400, ERROR_CODES.scimNoTarget, detail),
   uniqueness: () =>
     new HttpError(409, ERROR_CODES.scimUniqueness, "Another CallProof account already has this userName."),
   mutability: (detail: string) => new HttpError(400, ERROR_CODES.scimMutability, detail),

@@ -10,13 +10,27 @@ import { scimErrors } from "./errors";
 export type Draft = {
   /** the account's e-mail, lower-case */
   userName: string;
+  /** the userName as the provider wrote it (its letter case kept): shown when it is `userName` in another case */
+  userNameAsSent: string;
   externalId: string | null;
   givenName: string | null;
   familyName: string | null;
   formattedName: string | null;
   displayName: string | null;
   active: boolean;
+  /**
+   * The name attributes the provider has written (set or cleared). One it never wrote is derived from the
+   * account's full name when read; one it cleared reads back cleared (RFC 7644 3.5.2, Entra's null update).
+   */
+  provisioned: NameAttribute[];
 };
+
+export const NAME_ATTRIBUTES = ["displayName", "name.formatted", "name.givenName", "name.familyName"] as const;
+export type NameAttribute = (typeof NAME_ATTRIBUTES)[number];
+
+function withProvisioned(draft: Draft, ...attributes: NameAttribute[]): Draft {
+  return { ...draft, provisioned: [...new Set([...draft.provisioned, ...attributes])] };
+}
 
 // ---- values ----
 
@@ -53,6 +67,13 @@ export function readName(value: unknown, attribute: string): string | null {
   return parsed.data;
 }
 
+/** The userName as sent (trimmed, letter case kept) beside its lower-case account e-mail. */
+function readUserNameAsSent(value: unknown): { userName: string; userNameAsSent: string } {
+  const userName = readUserName(value);
+  const asSent = typeof value === "string" ? value.trim() : userName;
+  return { userName, userNameAsSent: asSent.toLowerCase() === userName ? asSent : userName };
+}
+
 export function readExternalId(value: unknown): string | null {
   if (value === null || value === undefined || value === "") return null;
   if (typeof value !== "string") throw scimErrors.invalidValue("externalId must be a string.");
@@ -75,13 +96,124 @@ function emailOf(value: unknown): unknown {
   return chosen?.value;
 }
 
-/** The full name shown on a caller card: displayName, else the formatted name, else given and family names. */
-export function fullNameOf(draft: Draft, fallback: string): string {
-  const joined = [draft.givenName, draft.familyName].filter(Boolean).join(" ");
-  const name = draft.displayName ?? draft.formattedName ?? (joined || null) ?? fallback;
+/** The name attributes as SCIM shows them: written ones as written (null: cleared), the others derived from the full name. */
+export function effectiveNames(draft: Draft, fullName: string | null) {
+  const words = (fullName ?? "").trim().split(/\s+/).filter(Boolean);
+  const derived = {
+    displayName: fullName,
+    formatted: fullName,
+    // "Ada King Lovelace": given "Ada King", family "Lovelace"; a one-word name is both.
+    givenName: words.length > 1 ? words.slice(0, -1).join(" ") : (words[0] ?? null),
+    familyName: words.at(-1) ?? null,
+  };
+  const pick = <T>(attribute: NameAttribute, written: T, otherwise: T) =>
+    draft.provisioned.includes(attribute) ? written : otherwise;
+  return {
+    displayName: pick("displayName", draft.displayName, derived.displayName),
+    formatted: pick("name.formatted", draft.formattedName, derived.formatted),
+    givenName: pick("name.givenName", draft.givenName, derived.givenName),
+    familyName: pick("name.familyName", draft.familyName, derived.familyName),
+  };
+}
+
+/**
+ * The full name shown on a caller card: the written displayName, else the written formatted name, else the
+ * given and family names when either was written (the other one derived from the current name), else
+ * `fallback` (the account's current full name, or the e-mail's local part for a new account). So a cleared
+ * attribute never leaves the account without a name.
+ */
+export function fullNameOf(draft: Draft, fallback: string, current: string | null = null): string {
+  const names = effectiveNames(draft, current);
+  const written = (attribute: NameAttribute, value: string | null) =>
+    draft.provisioned.includes(attribute) ? value : null;
+  const partsWritten = written("name.givenName", draft.givenName) ?? written("name.familyName", draft.familyName);
+  const joined = partsWritten ? [names.givenName, names.familyName].filter(Boolean).join(" ") : "";
+  const name =
+    written("displayName", draft.displayName) ?? written("name.formatted", draft.formattedName) ?? (joined || fallback);
   const parsed = nameSchema("The name").safeParse(name);
   if (!parsed.success) throw scimErrors.invalidValue(parsed.error.issues[0]?.message ?? "The name is not valid.");
   return parsed.data;
+}
+
+// ---- attributes= and excludedAttributes= (RFC 7644 3.4.2.5, 3.9) ----
+
+type Projection = { attributes?: string | undefined; excludedAttributes?: string | undefined };
+
+/** The attribute list of a query parameter, as lower-case [attribute, sub-attribute?] (other schemas' attributes dropped). */
+function attributeList(text: string | undefined, parameter: string): [string, string?][] {
+  if (text === undefined || text.trim() === "") return [];
+  const out: [string, string?][] = [];
+  for (const item of text.split(",")) {
+    const path = item.trim();
+    if (path === "") continue;
+    const { urn, rest } = splitUrn(path);
+    if ((urn !== null && !URN.test(urn)) || !new RegExp(`^${ATTR_PATH}$`).test(rest)) {
+      throw scimErrors.invalidValue(`${parameter}: "${path.slice(0, 80)}" is not an attribute name.`);
+    }
+    if (urn !== null && urn.toLowerCase() !== SCIM_SCHEMAS.user.toLowerCase()) continue;
+    const [a, sub] = rest.toLowerCase().split(".") as [string, string?];
+    out.push([a, sub]);
+  }
+  return out;
+}
+
+const keyOf = (object: Record<string, unknown>, lower: string) =>
+  Object.keys(object).find((k) => k.toLowerCase() === lower);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Checks the two parameters at once (a malformed one is 400 before anything is written). */
+export function readProjection(query: Projection) {
+  return {
+    attributes: attributeList(query.attributes, "attributes"),
+    excluded: attributeList(query.excludedAttributes, "excludedAttributes"),
+  };
+}
+
+/** A resource with only the requested attributes, or without the excluded ones; `id` and `schemas` always. */
+export function project<T extends { schemas: string[]; id: string }>(
+  resource: T,
+  { attributes, excluded }: ReturnType<typeof readProjection>,
+): Pick<T, "schemas" | "id"> & Partial<T> {
+  const source = resource as Record<string, unknown>;
+  let out: Record<string, unknown> = { ...source };
+  if (attributes.length > 0) {
+    out = { schemas: resource.schemas, id: resource.id };
+    for (const [a, sub] of attributes) {
+      const key = keyOf(source, a);
+      if (key === undefined) continue;
+      const value = source[key];
+      if (sub === undefined) out[key] = value;
+      else if (isObject(value)) {
+        const subKey = keyOf(value, sub);
+        if (subKey !== undefined) out[key] = { ...(isObject(out[key]) ? out[key] : {}), [subKey]: value[subKey] };
+      } else if (Array.isArray(value)) {
+        out[key] = value.map((item) => {
+          const subKey = isObject(item) ? keyOf(item, sub) : undefined;
+          return subKey === undefined || !isObject(item) ? {} : { [subKey]: item[subKey] };
+        });
+      }
+    }
+  }
+  for (const [a, sub] of excluded) {
+    const key = keyOf(out, a);
+    if (key === undefined || key === "id" || key === "schemas") continue;
+    if (sub === undefined) {
+      delete out[key];
+      continue;
+    }
+    const value = out[key];
+    if (isObject(value)) {
+      const rest = Object.fromEntries(Object.entries(value).filter(([k]) => k.toLowerCase() !== sub));
+      if (Object.keys(rest).length > 0) out[key] = rest;
+      else delete out[key];
+    } else if (Array.isArray(value)) {
+      out[key] = value.map((item) =>
+        isObject(item) ? Object.fromEntries(Object.entries(item).filter(([k]) => k.toLowerCase() !== sub)) : item,
+      );
+    }
+  }
+  return out as Pick<T, "schemas" | "id"> & Partial<T>;
 }
 
 // ---- User bodies (POST, PUT) ----
@@ -103,13 +235,15 @@ export function draftFromBody(body: Record<string, unknown>, current: Draft | nu
   const n = (name ?? {}) as Record<string, unknown>;
   const userNameValue = body.userName ?? (body.emails === undefined ? undefined : emailOf(body.emails));
   return {
-    userName: readUserName(userNameValue),
+    ...readUserNameAsSent(userNameValue),
     externalId: "externalId" in body ? readExternalId(body.externalId) : (current?.externalId ?? null),
     givenName: readName(n.givenName, "name.givenName"),
     familyName: readName(n.familyName, "name.familyName"),
     formattedName: readName(n.formatted, "name.formatted"),
     displayName: readName(body.displayName, "displayName"),
     active: body.active === undefined ? (current?.active ?? true) : readBoolean(body.active, "active"),
+    // POST and PUT write every name attribute: one left out is cleared.
+    provisioned: [...NAME_ATTRIBUTES],
   };
 }
 
@@ -135,7 +269,7 @@ export function parseFilter(text: string | undefined): Filter | null {
   } catch {
     throw scimErrors.invalidFilter("The filter's value is not a valid string.");
   }
-  const attribute = attributeOf(match[1].trim());
+  const attribute = isWellFormedPath(match[1].trim()) ? attributeOf(match[1].trim()) : null;
   if (attribute === "userName" || attribute === "email") return { attribute: "userName", value };
   if (attribute === "externalId") return { attribute: "externalId", value };
   throw scimErrors.invalidFilter("Users can be filtered by userName or externalId only.");
@@ -157,6 +291,40 @@ type Attribute =
   | null;
 
 const USER_URN_PREFIX = `${SCIM_SCHEMAS.user.toLowerCase()}:`;
+
+// The path grammar of RFC 7644 3.5.2 (with the filter grammar of 3.4.2.2 inside brackets):
+// PATH = attrPath / valuePath [subAttr], attrPath = [URI ":"] ATTRNAME *1subAttr.
+const NAME = "[A-Za-z][A-Za-z0-9_$-]*";
+const ATTR_PATH = `${NAME}(?:\\.${NAME})?`;
+const COMP_VALUE = '"(?:[^"\\\\]|\\\\.)*"|true|false|null|-?\\d+(?:\\.\\d+)?';
+const COMPARISON = `(?:not\\s*\\(\\s*)?${ATTR_PATH}\\s+(?:(?:eq|ne|co|sw|ew|gt|lt|ge|le)\\s+(?:${COMP_VALUE})|pr)(?:\\s*\\))?`;
+const VAL_FILTER = `${COMPARISON}(?:\\s+(?:and|or)\\s+${COMPARISON})*`;
+const PATH = new RegExp(`^(?:${ATTR_PATH}|${NAME}\\[\\s*${VAL_FILTER}\\s*\\](?:\\.${NAME})?)$`, "i");
+const URN = /^urn:[A-Za-z0-9][A-Za-z0-9._:-]*$/i;
+
+/** Splits `urn:…:attr…` into its schema URN and the attribute path (the URN ends at the last ":" before any "["). */
+function splitUrn(path: string): { urn: string | null; rest: string } {
+  if (!/^urn:/i.test(path)) return { urn: null, rest: path };
+  const bracket = path.indexOf("[");
+  const end = path.lastIndexOf(":", bracket >= 0 ? bracket : path.length);
+  return { urn: path.slice(0, end), rest: path.slice(end + 1) };
+}
+
+/** Whether a path is well formed (RFC 7644 3.5.2), whatever attribute it names. */
+export function isWellFormedPath(path: string): boolean {
+  const { urn, rest } = splitUrn(path.trim());
+  return (urn === null || URN.test(urn)) && PATH.test(rest);
+}
+
+/** A PATCH path: malformed is 400 invalidPath; well formed, the attribute it names (null: one CallProof does not keep). */
+function pathAttribute(path: string): Attribute {
+  if (path.length > 500 || !isWellFormedPath(path)) {
+    throw scimErrors.invalidPath(`"${path.slice(0, 80)}" is not a valid attribute path (RFC 7644 3.5.2).`);
+  }
+  const { urn } = splitUrn(path.trim());
+  if (urn !== null && urn.toLowerCase() !== SCIM_SCHEMAS.user.toLowerCase()) return null; // an extension's attribute
+  return attributeOf(path);
+}
 
 /** The attribute a path names (case-insensitive, with or without the core schema's URN); null: one CallProof does not keep. */
 function attributeOf(path: string): Attribute {
@@ -194,21 +362,22 @@ function setAttribute(draft: Draft, attribute: Attribute, value: unknown, path: 
   switch (attribute) {
     case "userName":
     case "email":
-      return { ...draft, userName: readUserName(value) };
+      return { ...draft, ...readUserNameAsSent(value) };
     case "emails":
-      return { ...draft, userName: readUserName(emailOf(value)) };
+      return { ...draft, ...readUserNameAsSent(emailOf(value)) };
     case "externalId":
       return { ...draft, externalId: readExternalId(value) };
     case "displayName":
-      return { ...draft, displayName: readName(value, "displayName") };
+      return withProvisioned({ ...draft, displayName: readName(value, "displayName") }, "displayName");
     case "name.givenName":
-      return { ...draft, givenName: readName(value, "name.givenName") };
+      return withProvisioned({ ...draft, givenName: readName(value, "name.givenName") }, "name.givenName");
     case "name.familyName":
-      return { ...draft, familyName: readName(value, "name.familyName") };
+      return withProvisioned({ ...draft, familyName: readName(value, "name.familyName") }, "name.familyName");
     case "name.formatted":
-      return { ...draft, formattedName: readName(value, "name.formatted") };
+      return withProvisioned({ ...draft, formattedName: readName(value, "name.formatted") }, "name.formatted");
     case "name": {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      if (value === null || value === "") return removeAttribute(draft, "name", path);
+      if (typeof value !== "object" || Array.isArray(value)) {
         throw scimErrors.invalidValue("name must be an object.");
       }
       let next = draft;
@@ -228,15 +397,20 @@ function removeAttribute(draft: Draft, attribute: Attribute, path: string): Draf
     case "externalId":
       return { ...draft, externalId: null };
     case "displayName":
-      return { ...draft, displayName: null };
+      return withProvisioned({ ...draft, displayName: null }, "displayName");
     case "name":
-      return { ...draft, givenName: null, familyName: null, formattedName: null };
+      return withProvisioned(
+        { ...draft, givenName: null, familyName: null, formattedName: null },
+        "name.givenName",
+        "name.familyName",
+        "name.formatted",
+      );
     case "name.givenName":
-      return { ...draft, givenName: null };
+      return withProvisioned({ ...draft, givenName: null }, "name.givenName");
     case "name.familyName":
-      return { ...draft, familyName: null };
+      return withProvisioned({ ...draft, familyName: null }, "name.familyName");
     case "name.formatted":
-      return { ...draft, formattedName: null };
+      return withProvisioned({ ...draft, formattedName: null }, "name.formatted");
     case "userName":
     case "email":
     case "emails":
@@ -255,17 +429,20 @@ export function applyPatch(current: Draft, body: { schemas?: string[]; Operation
   let draft = current;
   for (const operation of body.Operations) {
     const op = String(operation.op).toLowerCase();
-    const path = typeof operation.path === "string" && operation.path.trim() !== "" ? operation.path : undefined;
     if (op !== "add" && op !== "replace" && op !== "remove") {
       throw scimErrors.invalidSyntax(`Unknown operation "${String(operation.op).slice(0, 20)}".`);
     }
+    if (operation.path !== undefined && typeof operation.path !== "string") {
+      throw scimErrors.invalidPath("path must be a string.");
+    }
+    const path = typeof operation.path === "string" && operation.path.trim() !== "" ? operation.path : undefined;
     if (op === "remove") {
-      if (!path) throw scimErrors.invalidPath("A remove operation needs a path.");
-      draft = removeAttribute(draft, attributeOf(path), path);
+      if (!path) throw scimErrors.noTarget("A remove operation needs a path (RFC 7644 3.5.2.2).");
+      draft = removeAttribute(draft, pathAttribute(path), path);
       continue;
     }
     if (path) {
-      draft = setAttribute(draft, attributeOf(path), operation.value, path);
+      draft = setAttribute(draft, pathAttribute(path), operation.value, path);
       continue;
     }
     // No path: a value object whose keys are attributes or paths (Okta {"active": false}; Entra ID
@@ -274,7 +451,7 @@ export function applyPatch(current: Draft, body: { schemas?: string[]; Operation
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw scimErrors.invalidSyntax("An operation without a path needs an object value.");
     }
-    for (const [key, v] of Object.entries(value)) draft = setAttribute(draft, attributeOf(key), v, key);
+    for (const [key, v] of Object.entries(value)) draft = setAttribute(draft, pathAttribute(key), v, key);
   }
   return draft;
 }

@@ -82,6 +82,10 @@ export async function userIdsByExternalId(db: Executor, organisationId: number, 
 }
 
 export type ScimAttributes = {
+  /** the userName as the provider wrote it */
+  userName: string;
+  /** the name attributes the provider has written */
+  provisioned: string[];
   externalId: string | null;
   givenName: string | null;
   familyName: string | null;
@@ -96,6 +100,8 @@ export async function saveScimUser(
 ) {
   const { now, ...rest } = values;
   const set = {
+    userName: rest.userName,
+    provisioned: rest.provisioned,
     externalId: rest.externalId,
     givenName: rest.givenName,
     familyName: rest.familyName,
@@ -143,6 +149,8 @@ export async function eraseScimUser(
         familyName: null,
         formattedName: null,
         displayName: null,
+        userName: null,
+        provisioned: [],
         releasedUserName: null,
         erasedAt: now,
         updatedAt: now,

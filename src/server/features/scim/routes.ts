@@ -10,6 +10,7 @@ import {
   SCIM_LIMITS,
   SCIM_PATH,
   SCIM_SCHEMAS,
+  scimAttributesQuery,
   scimDocument,
   scimErrorAnswer,
   scimListAnswer,
@@ -23,7 +24,7 @@ import {
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { resourceTypes, schemas, serviceProviderConfig } from "./documents";
+import { resourceType, resourceTypes, schema, schemas, serviceProviderConfig } from "./documents";
 import { SCIM_TYPES, scimErrors } from "./errors";
 import * as scim from "./service";
 import { createScimToken, revokeScimToken, scimStatus } from "./tokens";
@@ -75,6 +76,7 @@ function scimErrorHandler(err: FastifyError, request: FastifyRequest, reply: Fas
 
 const idParams = z.object({ id: z.string() });
 const errors = { 400: scimErrorAnswer, 401: scimErrorAnswer, 404: scimErrorAnswer, 409: scimErrorAnswer };
+const query = scimAttributesQuery;
 
 /**
  * The SCIM 2.0 API for identity providers, under /api/scim/v2: authenticated by the organisation's bearer
@@ -124,7 +126,24 @@ async function scimApi(app: App) {
   app.get("/Schemas", { config, schema: { summary: "The User schema", response: { 200: scimDocument } } }, async () =>
     schemas(publicUrl),
   );
-
+  // The documents at the meta.location the lists advertise (RFC 7644 4).
+  app.get(
+    "/ResourceTypes/:id",
+    {
+      config,
+      schema: { summary: "One resource type (User)", params: idParams, response: { 200: scimDocument, ...errors } },
+    },
+    async (request) =>
+      resourceType(publicUrl, request.params.id) ?? Promise.reject(scimErrors.notFound("No such resource type.")),
+  );
+  app.get(
+    "/Schemas/:id",
+    {
+      config,
+      schema: { summary: "One schema, by its URN", params: idParams, response: { 200: scimDocument, ...errors } },
+    },
+    async (request) => schema(publicUrl, request.params.id) ?? Promise.reject(scimErrors.notFound("No such schema.")),
+  );
   app.get(
     "/Users",
     {
@@ -142,18 +161,26 @@ async function scimApi(app: App) {
     "/Users",
     {
       config,
-      schema: { summary: "Create an employee", body: scimUserBody, response: { 201: scimUser, ...errors } },
+      schema: {
+        summary: "Create an employee",
+        querystring: query,
+        body: scimUserBody,
+        response: { 201: scimUser, ...errors },
+      },
     },
     async (request, reply) => {
-      const user = await scim.createUser(app.deps, clientOf(request), request.body);
-      return reply.code(201).header("location", user.meta.location).send(user);
+      const { location, user } = await scim.createUser(app.deps, clientOf(request), request.body, request.query);
+      return reply.code(201).header("location", location).send(user);
     },
   );
 
   app.get(
     "/Users/:id",
-    { config, schema: { summary: "One employee", params: idParams, response: { 200: scimUser, ...errors } } },
-    async (request) => scim.getUser(app.deps, clientOf(request), request.params.id),
+    {
+      config,
+      schema: { summary: "One employee", params: idParams, querystring: query, response: { 200: scimUser, ...errors } },
+    },
+    async (request) => scim.getUser(app.deps, clientOf(request), request.params.id, request.query),
   );
 
   app.put(
@@ -163,11 +190,12 @@ async function scimApi(app: App) {
       schema: {
         summary: "Replace an employee (active: false deactivates)",
         params: idParams,
+        querystring: query,
         body: scimUserBody,
         response: { 200: scimUser, ...errors },
       },
     },
-    async (request) => scim.replaceUser(app.deps, clientOf(request), request.params.id, request.body),
+    async (request) => scim.replaceUser(app.deps, clientOf(request), request.params.id, request.body, request.query),
   );
 
   app.patch(
@@ -177,11 +205,12 @@ async function scimApi(app: App) {
       schema: {
         summary: "Change an employee: add, replace, remove (active: false deactivates)",
         params: idParams,
+        querystring: query,
         body: scimPatchBody,
         response: { 200: scimUser, ...errors },
       },
     },
-    async (request) => scim.patchUser(app.deps, clientOf(request), request.params.id, request.body),
+    async (request) => scim.patchUser(app.deps, clientOf(request), request.params.id, request.body, request.query),
   );
 
   app.delete(
@@ -200,10 +229,21 @@ async function scimApi(app: App) {
     },
   );
 
-  // Anything else under /api/scim/v2 (Groups, Bulk…): a SCIM 404.
-  app.setNotFoundHandler(async (_request, reply) =>
-    reply.code(404).type(SCIM_JSON).send(scimError(404, "This SCIM service provides only Users.")),
-  );
+  // /Me and /Bulk: not implemented (RFC 7644 3.11, 3.7), 501 (ServiceProviderConfig says bulk is unsupported).
+  // Anything else under /api/scim/v2 (Groups…): a SCIM 404. (Answered here, not by routes: no session or
+  // CSRF check applies to a path no route matches, and the token is checked first as for every SCIM call.)
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split("?")[0]?.slice(SCIM_PATH.length) ?? "";
+    const unsupported = /^\/(Me|Bulk)\/?$/i.exec(path)?.[1]?.toLowerCase();
+    if (unsupported) {
+      const detail =
+        unsupported === "me"
+          ? "/Me is not supported: a SCIM token speaks for an organisation, not for a user."
+          : "Bulk operations are not supported (see ServiceProviderConfig).";
+      return reply.code(501).type(SCIM_JSON).send(scimError(501, detail));
+    }
+    return reply.code(404).type(SCIM_JSON).send(scimError(404, "This SCIM service provides only Users."));
+  });
 }
 
 /** The employer dashboard's SCIM token (superusers), and the SCIM API itself. */

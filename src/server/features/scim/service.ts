@@ -10,7 +10,18 @@ import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import { SCIM_LIMITS, SCIM_PATH, SCIM_SCHEMAS, type ScimUser } from "@shared/scim";
 import { normaliseEmail } from "@shared/validation";
 import { scimErrors } from "./errors";
-import { applyPatch, type Draft, draftFromBody, fullNameOf, parseFilter } from "./protocol";
+import {
+  applyPatch,
+  type Draft,
+  draftFromBody,
+  effectiveNames,
+  fullNameOf,
+  NAME_ATTRIBUTES,
+  type NameAttribute,
+  parseFilter,
+  project,
+  readProjection,
+} from "./protocol";
 import * as repo from "./repository";
 
 /**
@@ -116,34 +127,42 @@ export function newToken() {
 type Loaded = { user: users.UserRow; scim: repo.ScimUserRow | undefined };
 
 function draftOf({ user, scim }: Loaded): Draft {
+  const asSent = scim?.userName;
   return {
     userName: user.email,
+    userNameAsSent: asSent && asSent.toLowerCase() === user.email ? asSent : user.email,
     externalId: scim?.externalId ?? null,
     givenName: scim?.givenName ?? null,
     familyName: scim?.familyName ?? null,
     formattedName: scim?.formattedName ?? null,
     displayName: scim?.displayName ?? null,
     active: user.status === "active",
+    provisioned: (scim?.provisioned ?? []).filter((a): a is NameAttribute =>
+      (NAME_ATTRIBUTES as readonly string[]).includes(a),
+    ),
   };
 }
 
-function toScimUser(deps: Deps, { user, scim }: Loaded): ScimUser {
+/** The User as SCIM shows it: attributes without a value are left out (RFC 7643 2.5). */
+function toScimUser(deps: Deps, loaded: Loaded): ScimUser {
+  const { user, scim } = loaded;
   const times = [user.createdAt, scim?.updatedAt, user.activatedAt, user.deactivatedAt].filter(
     (d): d is Date => d instanceof Date,
   );
   const lastModified = new Date(Math.max(...times.map((d) => d.getTime())));
+  const draft = draftOf(loaded);
+  const names = effectiveNames(draft, user.fullName);
+  const name = Object.fromEntries(
+    (["formatted", "givenName", "familyName"] as const).flatMap((k) => (names[k] ? [[k, names[k]]] : [])),
+  );
   return {
     schemas: [SCIM_SCHEMAS.user],
     id: String(user.id),
-    externalId: scim?.externalId ?? null,
-    userName: user.email,
-    name: {
-      formatted: scim?.formattedName ?? user.fullName,
-      givenName: scim?.givenName ?? null,
-      familyName: scim?.familyName ?? null,
-    },
-    displayName: scim?.displayName ?? user.fullName,
-    emails: [{ value: user.email, primary: true }],
+    ...(draft.externalId ? { externalId: draft.externalId } : {}),
+    userName: draft.userNameAsSent,
+    ...(Object.keys(name).length > 0 ? { name } : {}),
+    ...(names.displayName ? { displayName: names.displayName } : {}),
+    emails: [{ value: user.email, type: "work", primary: true }],
     active: user.status === "active",
     meta: {
       resourceType: "User",
@@ -192,17 +211,22 @@ async function record(
   });
 }
 
-export async function getUser(deps: Deps, client: ScimClient, id: string): Promise<ScimUser> {
-  return toScimUser(deps, await load(deps, client, id));
+/** attributes= and excludedAttributes= of a request (RFC 7644 3.4.2.5, 3.9). */
+export type Projection = { attributes?: string | undefined; excludedAttributes?: string | undefined };
+
+export async function getUser(deps: Deps, client: ScimClient, id: string, query: Projection = {}) {
+  const projection = readProjection(query);
+  return project(toScimUser(deps, await load(deps, client, id)), projection);
 }
 
 /** GET /Users: the organisation's client accounts, filtered by userName or externalId, paged from 1. */
 export async function listUsers(
   deps: Deps,
   client: ScimClient,
-  query: { filter?: string; startIndex?: number; count?: number },
+  query: { filter?: string; startIndex?: number; count?: number } & Projection,
 ) {
   const filter = parseFilter(query.filter);
+  const projection = readProjection(query);
   const startIndex = Math.max(1, query.startIndex ?? 1);
   const count = Math.min(SCIM_LIMITS.maxPageSize, Math.max(0, query.count ?? SCIM_LIMITS.defaultPageSize));
   const organisationId = client.organisation.id;
@@ -231,7 +255,7 @@ export async function listUsers(
   const resources = rows
     .map((user) => ({ user, scim: scimRows.get(user.id) }))
     .filter(({ scim }) => !scim?.deletedAt && !scim?.erasedAt)
-    .map((loaded) => toScimUser(deps, loaded));
+    .map((loaded) => project(toScimUser(deps, loaded), projection));
   return {
     schemas: [SCIM_SCHEMAS.listResponse],
     totalResults: total,
@@ -242,7 +266,13 @@ export async function listUsers(
 }
 
 /** POST /Users: a new, verified `client` account of the organisation, without a password (SSO or "Forgot your password?"). */
-export async function createUser(deps: Deps, client: ScimClient, body: Record<string, unknown>): Promise<ScimUser> {
+export async function createUser(
+  deps: Deps,
+  client: ScimClient,
+  body: Record<string, unknown>,
+  query: Projection = {},
+) {
+  readProjection(query);
   const draft = draftFromBody(body, null);
   await checkDomain(deps, client, draft.userName);
   const fullName = fullNameOf(draft, draft.userName.slice(0, draft.userName.indexOf("@")));
@@ -268,13 +298,9 @@ export async function createUser(deps: Deps, client: ScimClient, body: Record<st
     });
     if (userId === undefined) return undefined;
     await repo.saveScimUser(tx, {
+      ...attributesOf(draft),
       userId,
       organisationId: client.organisation.id,
-      externalId: draft.externalId,
-      givenName: draft.givenName,
-      familyName: draft.familyName,
-      formattedName: draft.formattedName,
-      displayName: draft.displayName,
       deactivatedByScim: !draft.active,
       now,
     });
@@ -285,14 +311,25 @@ export async function createUser(deps: Deps, client: ScimClient, body: Record<st
     throw scimErrors.uniqueness();
   }
   await record(deps, client, AUDIT_ACTIONS.scimCreateUser, "success", id, { active: draft.active });
-  return getUser(deps, client, String(id));
+  const created = toScimUser(deps, await load(deps, client, String(id)));
+  return {
+    location: `${deps.config.publicUrl}${SCIM_PATH}/Users/${id}`,
+    user: project(created, readProjection(query)),
+  };
 }
 
 /** PUT /Users/:id: the whole user replaced (externalId and active kept when left out). */
-export async function replaceUser(deps: Deps, client: ScimClient, id: string, body: Record<string, unknown>) {
+export async function replaceUser(
+  deps: Deps,
+  client: ScimClient,
+  id: string,
+  body: Record<string, unknown>,
+  query: Projection = {},
+) {
+  readProjection(query);
   const loaded = await load(deps, client, id);
   await commit(deps, client, loaded, draftFromBody(body, draftOf(loaded)));
-  return getUser(deps, client, id);
+  return getUser(deps, client, id, query);
 }
 
 /** PATCH /Users/:id */
@@ -301,10 +338,12 @@ export async function patchUser(
   client: ScimClient,
   id: string,
   body: { schemas?: string[]; Operations: Record<string, unknown>[] },
+  query: Projection = {},
 ) {
+  readProjection(query);
   const loaded = await load(deps, client, id);
   await commit(deps, client, loaded, applyPatch(draftOf(loaded), body));
-  return getUser(deps, client, id);
+  return getUser(deps, client, id, query);
 }
 
 /**
@@ -317,7 +356,7 @@ async function commit(deps: Deps, client: ScimClient, loaded: Loaded, draft: Dra
   const before = draftOf(loaded);
   const emailChanges = draft.userName !== before.userName;
   if (emailChanges) await checkDomain(deps, client, draft.userName);
-  const fullName = fullNameOf(draft, user.fullName);
+  const fullName = fullNameOf(draft, user.fullName, user.fullName);
   const reactivates = !before.active && draft.active;
   if (reactivates && !scim?.deactivatedByScim) {
     await record(deps, client, AUDIT_ACTIONS.scimReactivateUser, "denied", user.id, {
@@ -335,10 +374,25 @@ async function commit(deps: Deps, client: ScimClient, loaded: Loaded, draft: Dra
   if (before.active && !draft.active) await deactivate(deps, client, loaded);
 
   const now = deps.clock.now();
-  const changed = (["externalId", "givenName", "familyName", "formattedName", "displayName"] as const).filter(
-    (k) => draft[k] !== before[k],
-  );
-  if (emailChanges || changed.length > 0 || fullName !== user.fullName) {
+  // A name attribute changed when what SCIM shows of it changed (a derived value cleared is a change).
+  const shownBefore = effectiveNames(before, user.fullName);
+  const shownAfter = effectiveNames(draft, user.fullName);
+  const changed = [
+    ...(draft.externalId !== before.externalId ? ["externalId"] : []),
+    ...(
+      [
+        ["givenName", "givenName"],
+        ["familyName", "familyName"],
+        ["formatted", "formattedName"],
+        ["displayName", "displayName"],
+      ] as const
+    ).flatMap(([shown, field]) => (shownBefore[shown] !== shownAfter[shown] ? [field] : [])),
+  ];
+  // Bookkeeping only (not audited as a change): the letter case of the userName, which parts were written.
+  const bookkeeping =
+    draft.userNameAsSent !== before.userNameAsSent ||
+    [...draft.provisioned].sort().join() !== [...before.provisioned].sort().join();
+  if (emailChanges || changed.length > 0 || fullName !== user.fullName || bookkeeping) {
     const ok = await deps.db.transaction(async (tx) => {
       if (emailChanges) {
         if (!(await users.changeEmail(tx, user.id, draft.userName))) return false;
@@ -363,7 +417,9 @@ async function commit(deps: Deps, client: ScimClient, loaded: Loaded, draft: Dra
       ...changed,
       ...(fullName !== user.fullName ? ["fullName"] : []),
     ];
-    await record(deps, client, AUDIT_ACTIONS.scimUpdateUser, "success", user.id, { changed: fields });
+    if (fields.length > 0) {
+      await record(deps, client, AUDIT_ACTIONS.scimUpdateUser, "success", user.id, { changed: fields });
+    }
   }
 
   if (reactivates) {
@@ -379,6 +435,8 @@ async function commit(deps: Deps, client: ScimClient, loaded: Loaded, draft: Dra
 
 function attributesOf(draft: Draft): repo.ScimAttributes {
   return {
+    userName: draft.userNameAsSent,
+    provisioned: draft.provisioned,
     externalId: draft.externalId,
     givenName: draft.givenName,
     familyName: draft.familyName,

@@ -128,4 +128,14 @@ describe("sealed secrets are bound to their organisation and purpose", () => {
     await setSealedCode(b, await sealedWebhook(a));
     await expectUnreadableCodePanel(b, a.webhookSecret);
   });
+
+  it("migration 0025 deletes the sign-in counters keyed by a plain e-mail, and no other counter", async () => {
+    const until = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+    for (const key of ["signin-fail:acct:ann@alpha.test", "signin-code-fail:acct:ann@alpha.test", "forgot:ip:10.0.0.1"])
+      await t.database.db.rows(sql`insert into rate_limits (key, hits, allowed, refused, expires_at)
+        values (${key}, array[now()], true, 0, ${until}::timestamptz)`);
+    await runMigration0025();
+    const left = await t.database.db.rows<{ key: string }>(sql`select key from rate_limits`);
+    expect(left.map((r) => r.key)).toEqual(["forgot:ip:10.0.0.1"]);
+  });
 });

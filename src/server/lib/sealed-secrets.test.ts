@@ -1,13 +1,16 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { migrationsFolder } from "@server/db/client";
+import type { SsoConnectionRow } from "@server/features/sso/repository";
+import { openClientSecret } from "@server/features/sso/service";
+import { SSO_TEXT } from "@shared/sso";
 import { createEmployer, TRUST_PROXY_ENV } from "@test/fixtures";
 import { type Browser, buildTestApp, signIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seal } from "./crypto";
-import { resealLegacySecrets } from "./sealed-secrets";
+import { resealLegacySecrets, SEALED_PURPOSES, sealSecret } from "./sealed-secrets";
 
 const ENV = { ...TRUST_PROXY_ENV, NODE_ENV: "test", OUTBOUND_ALLOWED_HOSTS: "loopback" };
 
@@ -137,5 +140,19 @@ describe("sealed secrets are bound to their organisation and purpose", () => {
     await runMigration0025();
     const left = await t.database.db.rows<{ key: string }>(sql`select key from rate_limits`);
     expect(left.map((r) => r.key)).toEqual(["forgot:ip:10.0.0.1"]);
+  });
+
+  it("an SSO client secret opens only in its own organisation's connection: elsewhere it must be typed again (400)", async () => {
+    const a = await organisation();
+    const b = await organisation();
+    const { appSecret } = t.config;
+    const row = (organisationId: number, clientSecretSealed: string) =>
+      ({ organisationId, clientSecretSealed }) as SsoConnectionRow;
+    const own = sealSecret(appSecret, SEALED_PURPOSES.ssoClientSecret, a.id, "client-secret-of-a");
+    expect(openClientSecret(t.app.deps, row(a.id, own))).toBe("client-secret-of-a");
+    const refusal = { statusCode: 400, message: SSO_TEXT.clientSecretRequiredAgain };
+    expect(() => openClientSecret(t.app.deps, row(b.id, own))).toThrow(expect.objectContaining(refusal));
+    const webhookOfB = await sealedWebhook(b);
+    expect(() => openClientSecret(t.app.deps, row(b.id, webhookOfB))).toThrow(expect.objectContaining(refusal));
   });
 });

@@ -60,7 +60,7 @@ function keyFor(secret: string): Buffer {
 /**
  * AES-256-GCM under a key derived from APP_SECRET, bound to nothing: a value sealed so opens in any row.
  * Stored secrets use `sealFor` through lib/sealed-secrets.ts (bound to organisation and purpose); `unseal`
- * remains only to re-seal the values stored before that (migration 0025).
+ * remains only to re-seal values stored plain (lib/sealed-secrets.ts, at each start).
  */
 export function seal(secret: string, plain: string): string {
   const iv = randomBytes(12);

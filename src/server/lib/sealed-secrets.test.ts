@@ -8,9 +8,10 @@ import { createEmployer, TRUST_PROXY_ENV } from "@test/fixtures";
 import { type Browser, buildTestApp, signIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { seal } from "./crypto";
-import { resealLegacySecrets, SEALED_PURPOSES, sealSecret } from "./sealed-secrets";
+import { resealPlainSecrets, SEALED_PURPOSES, sealSecret } from "./sealed-secrets";
 
 const ENV = { ...TRUST_PROXY_ENV, NODE_ENV: "test", OUTBOUND_ALLOWED_HOSTS: "loopback" };
 
@@ -62,7 +63,7 @@ const setSealedCode = (org: Org, value: string) =>
 
 /** Migration 0025's statements, as a database upgraded from before it runs them. */
 async function runMigration0025() {
-  const text = readFileSync(path.join(migrationsFolder, "0025_bound_secrets_hashed_limit_keys.sql"), "utf8");
+  const text = readFileSync(path.join(migrationsFolder, "0025_hashed_sign_in_limit_keys.sql"), "utf8");
   for (const statement of text.split("--> statement-breakpoint")) await t.database.db.rows(sql.raw(statement));
 }
 
@@ -104,31 +105,34 @@ describe("sealed secrets are bound to their organisation and purpose", () => {
     expect((await b.browser.post("/api/employer/generate-access-code", { maxUsers: 5 })).statusCode).toBe(409);
   });
 
-  it("a value sealed before migration 0025 is re-sealed at the start, shown again; a copy of it then opens nowhere else", async () => {
+  it("a value sealed plain (before this release, or by its previous one) is re-sealed at the start; a copy then opens nowhere else", async () => {
     const a = await organisation();
     const b = await organisation();
     // As a server before the fix stored them: plain `seal`, no organisation or purpose.
     await setSealedWebhook(a, seal(t.config.appSecret, a.webhookSecret));
     await setSealedCode(a, seal(t.config.appSecret, a.accessCode));
     await setSealedCode(b, seal(t.config.appSecret, b.accessCode));
-    await runMigration0025(); // B's webhook secret, sealed bound already, is marked too: only the mark goes
-
-    expect(await sealedWebhook(a)).toMatch(/^legacy:/);
-    // Until the start re-seals it, a marked value is not shown (the start does it before it listens).
+    // A plain value is not accepted for reading (the start re-seals them before it listens).
     expect((await a.browser.get("/api/employer/access-codes")).json().code).toBeNull();
 
-    expect(await resealLegacySecrets(t.database.db, t.config.appSecret)).toEqual({ resealed: 4, unreadable: 0 });
-    expect(await resealLegacySecrets(t.database.db, t.config.appSecret)).toEqual({ resealed: 0, unreadable: 0 });
-    expect(await sealedWebhook(a)).not.toMatch(/^legacy:/);
+    expect(await resealPlainSecrets(t.database.db, t.config.appSecret)).toEqual({ resealed: 3, unreadable: 0 });
+    expect(await resealPlainSecrets(t.database.db, t.config.appSecret)).toEqual({ resealed: 0, unreadable: 0 });
     expect((await a.browser.get("/api/employer/access-codes")).json().code).toBe(a.accessCode);
     expect((await b.browser.get("/api/employer/access-codes")).json().code).toBe(b.accessCode);
     // A's re-sealed webhook secret still signs A's deliveries.
     expect((await a.browser.post("/api/employer/webhook/test", {})).statusCode).toBe(202);
     const [got] = await receiver.waitFor(1);
-    expect(got?.headers["webhook-signature"]).toEqual(expect.any(String));
+    const signed = new Webhook(a.webhookSecret).verify(String(got?.body), {
+      "webhook-id": String(got?.headers["webhook-id"]),
+      "webhook-timestamp": String(got?.headers["webhook-timestamp"]),
+      "webhook-signature": String(got?.headers["webhook-signature"]),
+    });
+    expect(signed).toMatchObject({ type: "webhook.test" });
 
-    // Copied now, the re-sealed value opens nowhere else.
+    // Copied now, the re-sealed value opens nowhere else, and the next start does not re-seal it there.
     await setSealedCode(b, await sealedWebhook(a));
+    await expectUnreadableCodePanel(b, a.webhookSecret);
+    expect(await resealPlainSecrets(t.database.db, t.config.appSecret)).toEqual({ resealed: 0, unreadable: 1 });
     await expectUnreadableCodePanel(b, a.webhookSecret);
   });
 

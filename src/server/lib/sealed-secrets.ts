@@ -14,9 +14,6 @@ export const SEALED_PURPOSES = {
 } as const;
 export type SealedPurpose = (typeof SEALED_PURPOSES)[keyof typeof SEALED_PURPOSES];
 
-/** The mark migration 0025 put on every value sealed before values were bound (plain `seal`). */
-export const LEGACY_MARK = "legacy:";
-
 export const sealedContext = (purpose: SealedPurpose, organisationId: number) => `${purpose}:${organisationId}`;
 
 /** `plain` sealed for one organisation and purpose. */
@@ -26,8 +23,8 @@ export function sealSecret(appSecret: string, purpose: SealedPurpose, organisati
 
 /**
  * The value sealed in an organisation's row of `purpose`, or null when it does not open there: sealed for
- * another organisation or purpose (copied between rows), still marked legacy (the start re-seals those first),
- * malformed, or sealed under another APP_SECRET. Never throws.
+ * another organisation or purpose (copied between rows), sealed plain (bound to nothing: the start re-seals
+ * those first), malformed, or sealed under another APP_SECRET. Never throws.
  */
 export function openSecret(
   appSecret: string,
@@ -35,7 +32,6 @@ export function openSecret(
   organisationId: number,
   sealed: string,
 ): string | null {
-  if (sealed.startsWith(LEGACY_MARK)) return null;
   try {
     return unsealFor(appSecret, sealedContext(purpose, organisationId), sealed);
   } catch {
@@ -43,8 +39,8 @@ export function openSecret(
   }
 }
 
-/** The tables whose rows hold a value sealed before migration 0025 (SSO client secrets were always bound). */
-const LEGACY_COLUMNS = [
+/** The columns of sealed values that were once sealed plain (SSO client secrets were always bound). */
+const ONCE_PLAIN = [
   {
     table: "webhook_endpoints",
     id: "organisation_id",
@@ -55,36 +51,29 @@ const LEGACY_COLUMNS = [
 ] as const;
 
 /**
- * The second half of migration 0025, which SQL cannot do (it has no APP_SECRET): every value the migration
- * marked legacy is opened with plain `unseal` and sealed again bound to its own row's organisation and
- * purpose. Run by the server's start after the migrations, before it listens; idempotent (a row is updated
- * only while it still holds the marked value, so several processes starting at once re-seal it once).
- * A marked value that does not open (another APP_SECRET) is left as it is: it stays unreadable.
+ * Re-seals the values sealed plain (bound to nothing): those stored before this release, and any a process
+ * of the previous release stores during a rolling upgrade. SQL has no APP_SECRET, so this is the server's
+ * start's work, after the migrations and before it listens; idempotent (a row is updated only while it
+ * still holds the value read, so several processes starting at once re-seal it once). A value that opens
+ * under its own row's context is left alone; one that opens neither way (copied from another row, or
+ * sealed under another APP_SECRET) stays unreadable and is counted, for the start's log line.
  */
-export async function resealLegacySecrets(
-  db: Db,
-  appSecret: string,
-): Promise<{ resealed: number; unreadable: number }> {
+export async function resealPlainSecrets(db: Db, appSecret: string): Promise<{ resealed: number; unreadable: number }> {
   let resealed = 0;
   let unreadable = 0;
-  for (const { table, id, column, purpose } of LEGACY_COLUMNS) {
+  for (const { table, id, column, purpose } of ONCE_PLAIN) {
     const rows = await db.rows<{ id: number; organisation_id: number; sealed: string }>(sql`
       select ${sql.identifier(id)} as id, organisation_id, ${sql.identifier(column)} as sealed
-      from ${sql.identifier(table)} where starts_with(${sql.identifier(column)}, ${LEGACY_MARK})`);
+      from ${sql.identifier(table)}`);
     for (const row of rows) {
       const organisationId = Number(row.organisation_id);
-      const old = row.sealed.slice(LEGACY_MARK.length);
+      if (openSecret(appSecret, purpose, organisationId, row.sealed) !== null) continue;
       let bound: string;
       try {
-        bound = sealSecret(appSecret, purpose, organisationId, unseal(appSecret, old));
+        bound = sealSecret(appSecret, purpose, organisationId, unseal(appSecret, row.sealed));
       } catch {
-        // Marked twice over (already bound to this very row): only the mark goes. Anything else stays unreadable.
-        const own = openSecret(appSecret, purpose, organisationId, old);
-        if (own === null) {
-          unreadable++;
-          continue;
-        }
-        bound = old;
+        unreadable++;
+        continue;
       }
       const updated = await db.rows(sql`
         update ${sql.identifier(table)} set ${sql.identifier(column)} = ${bound}

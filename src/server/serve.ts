@@ -5,6 +5,7 @@ import { openDatabase } from "./db/client";
 import type { PgliteThread } from "./db/pglite-thread";
 import { ensureAdmin } from "./features/users/admin-accounts";
 import { anyAdminExists } from "./features/users/repository";
+import { resealPlainSecrets } from "./lib/sealed-secrets";
 import { gracefulStop } from "./shutdown";
 import { describeSteps, type StartupSteps } from "./startup-steps";
 
@@ -40,6 +41,11 @@ export async function serve({
     thread = `; alongside, the database's thread: open ${Math.round(opened.openMs)}, migrations ${Math.round(opened.migrationsMs)}`;
   }
   const app = await building;
+  // Values sealed plain (before secrets were bound, or by a previous release's process) are bound before listening.
+  const sealed = await resealPlainSecrets(database.db, config.appSecret);
+  if (sealed.resealed) app.log.info(`Re-sealed ${sealed.resealed} secrets bound to their organisation and purpose`);
+  if (sealed.unreadable)
+    app.log.warn(`${sealed.unreadable} sealed secrets do not open: another APP_SECRET, or copied from another row`);
   steps.step("app");
 
   if (config.adminEmail && config.adminPassword) {

@@ -7,6 +7,8 @@ export const EMPLOYER_MESSAGES = {
   noOrganisation: "Your account is not linked to an organisation.",
   employeeNotFound: "No active employee of your organisation with that id.",
   employeeDeactivated: "Employee deactivated.",
+  accessCodeUnreadable:
+    "This access code cannot be shown: its stored copy does not open for your organisation. Generate a new one once it has expired or been used up.",
 } as const;
 
 /** Largest user limit of one employee access code. */
@@ -31,9 +33,12 @@ export const employeesAnswer = z.union([z.array(employeeRecord), pageOf(employee
 /** Extra for an admin on GET /api/employer/employees: which organisation to list. */
 export const employeesQueryExtra = organisationQuery;
 
-/** An employee access code as the dashboard shows it. `expiresAt` is ISO 8601. */
+/**
+ * An employee access code as the dashboard shows it. `expiresAt` is ISO 8601. `code` is null when its stored
+ * copy does not open for this organisation (sealed for another row, or under another APP_SECRET).
+ */
 export const accessCodeRecord = z.object({
-  code: z.string(),
+  code: z.string().nullable(),
   maxUsers: z.number(),
   usedCount: z.number(),
   expiresAt: z.string(),

@@ -443,7 +443,7 @@ export const alerts = pgTable(
       .references(() => organisations.id),
     kind: text("kind").notNull(),
     at: ts("at").notNull(),
-    /** distinct client addresses (IPv6 by /64) in the window when it was raised */
+    /** distinct clients (IPv4 addresses, IPv6 /48s) in the window when it was raised, or when it last doubled */
     count: integer("count").notNull(),
     windowStart: ts("window_start").notNull(),
     windowEnd: ts("window_end").notNull(),

@@ -57,7 +57,11 @@ function keyFor(secret: string): Buffer {
   return createHash("sha256").update(`seal\0${secret}`).digest();
 }
 
-/** AES-256-GCM under a key derived from APP_SECRET; for values the product must show again. */
+/**
+ * AES-256-GCM under a key derived from APP_SECRET, bound to nothing: a value sealed so opens in any row.
+ * Stored secrets use `sealFor` through lib/sealed-secrets.ts (bound to organisation and purpose); `unseal`
+ * remains only to re-seal values stored plain (lib/sealed-secrets.ts, at each start).
+ */
 export function seal(secret: string, plain: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", keyFor(secret), iv);

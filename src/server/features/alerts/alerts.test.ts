@@ -109,13 +109,56 @@ describe("alerts for the fraud team", () => {
       windowEnd: alert.windowEnd,
     });
 
-    // The 21st to 40th failures within the hour raise nothing more.
-    await failedLookups(20, org.site);
+    // The 21st to 39th failures within the hour raise nothing more (the 40th would double it: see below).
+    await failedLookups(19, org.site);
     t.clock.advance(5 * 60_000);
     expect(await raise()).toBe(1);
     expect((await alertsOf(org.browser)).recent).toHaveLength(1);
     expect(t.mail.to(org.user.email).filter((m) => m.subject.startsWith("CallProof alert:"))).toHaveLength(1);
     expect(await auditRows(t, AUDIT_ACTIONS.raiseAlert)).toHaveLength(1);
+  });
+
+  it("within the hour an alert is sent again each time its count doubles: same id, new count, mail and alert.raised", async () => {
+    const org = await organisation();
+    await failedLookups(20, org.site);
+    expect(await raise()).toBe(1);
+    const [first] = (await alertsOf(org.browser)).recent;
+    expect(first).toMatchObject({ kind: "failed-lookups", count: 20 });
+    await receiver.waitFor(1);
+    // Half an hour later 20 more: only 20 in the last 10 minutes, but 40 since the alert's window began.
+    t.clock.advance(30 * 60_000);
+    const later = await signIn(t, org.user.email);
+    await failedLookups(19, org.site);
+    expect(await raise()).toBe(1);
+    expect((await alertsOf(later)).recent).toMatchObject([{ id: first!.id, count: 20 }]);
+    await failedLookups(1, org.site);
+    expect(await raise()).toBe(1); // the same alert, grown
+    const [grown] = (await alertsOf(later)).recent;
+    expect(grown).toMatchObject({ id: first!.id, kind: "failed-lookups", count: 40, windowStart: first!.windowStart });
+    expect(new Date(grown!.windowEnd).getTime()).toBe(t.clock.now().getTime());
+    // (Signed like the first one; the test clock is half an hour ahead, so only its content is read here.)
+    const second = (await receiver.waitFor(2))[1]!;
+    const payload = JSON.parse(String(second.body));
+    expect(payload).toMatchObject({ type: "alert.raised", data: { id: first!.id, count: 40 } });
+    await t.mail.waitFor(org.user.email, (m) => m.subject.includes("40 failed checks"));
+    const audited = await auditRows(t, AUDIT_ACTIONS.raiseAlert);
+    expect(audited.map((a) => a.detail)).toEqual([
+      { kind: "failed-lookups", count: 40, grownFrom: 20 },
+      { kind: "failed-lookups", count: 20 },
+    ]);
+    // After the hour, a new alert.
+    t.clock.advance(31 * 60_000);
+    await failedLookups(20, org.site);
+    expect(await raise()).toBe(2);
+  });
+
+  it("counts an IPv6 /48 once: 25 /64s of one home network raise nothing, 19 more networks then do", async () => {
+    const org = await organisation();
+    for (let i = 1; i <= 25; i++) await failedLookups(1, org.site, `2001:db8:5:${i.toString(16)}00::1`);
+    expect(await raise()).toBe(0);
+    await failedLookups(19, org.site);
+    expect(await raise()).toBe(1);
+    expect((await alertsOf(org.browser)).recent).toMatchObject([{ kind: "failed-lookups", count: 20 }]);
   });
 
   it("counts addresses, not requests, and only look-ups from the organisation's own verified sites", async () => {

@@ -1,10 +1,9 @@
 import type { Db } from "@server/db/client";
 import { alertSettings, alerts } from "@server/db/schema";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
-import { ipKeySql } from "@server/lib/ip";
 import { ALERT_DEFAULTS, type AlertKind, type AlertSettings } from "@shared/alerts";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, type SQL, sql } from "drizzle-orm";
 
 export async function findSettings(db: Db, organisationId: number): Promise<AlertSettings> {
   const [row] = await db
@@ -38,14 +37,34 @@ export async function recentAlerts(db: Db, organisationId: number, limit: number
 export type WindowCount = { organisation_id: number; count: number; sites: string[] };
 
 /**
- * Per organisation, the distinct client addresses whose look-ups failed in (from, to] on one of its
- * verified sites (the Origin's host is the site or under it), and those sites. Read from the audit rows
- * the look-up statement writes anyway, so the look-up itself does no extra work.
+ * The client an alert counts once: an IPv4 address (IPv4-mapped IPv6 as its IPv4) or an IPv6 /48 (a site's
+ * allocation), so one home network's many /64s cannot reach a threshold alone (issue 32, L9). `ip` is text
+ * holding an address or a cut prefix (retention cuts stored addresses to /24 and /48, which this keeps).
  */
-export async function failedLookupsByOrganisation(db: Db, from: Date, to: Date): Promise<WindowCount[]> {
+const networkSql = (ip: SQL) =>
+  sql`case
+    when ${ip} ~* '^::ffff:[0-9.]+$' then substring(${ip} from 8)
+    when position(':' in ${ip}) > 0 then network(set_masklen(${ip}::inet, 48))::text
+    else ${ip} end`;
+
+/** Only one organisation's rows when `organisationId` is given. */
+const onlyOrganisation = (column: SQL, organisationId?: number) =>
+  organisationId === undefined ? sql`true` : sql`${column} = ${organisationId}::int`;
+
+/**
+ * Per organisation (or only `organisationId`'s), the distinct clients (`networkSql`) whose look-ups failed in
+ * (from, to] on one of its verified sites (the Origin's host is the site or under it), and those sites. Read
+ * from the audit rows the look-up statement writes anyway, so the look-up itself does no extra work.
+ */
+export async function failedLookupsByOrganisation(
+  db: Db,
+  from: Date,
+  to: Date,
+  organisationId?: number,
+): Promise<WindowCount[]> {
   return db.rows<WindowCount>(sql`
     with f as (
-      select lower(substring(a.detail->>'origin' from '^https?://([^/:]+)')) as host, ${ipKeySql(sql`a.ip`)} as client
+      select lower(substring(a.detail->>'origin' from '^https?://([^/:]+)')) as host, ${networkSql(sql`a.ip`)} as client
       from audit_log a
       where a.action = ${AUDIT_ACTIONS.verifyCode} and a.outcome = 'failure' and a.ip is not null
         and a.at > ${from.toISOString()}::timestamptz and a.at <= ${to.toISOString()}::timestamptz
@@ -54,19 +73,25 @@ export async function failedLookupsByOrganisation(db: Db, from: Date, to: Date):
       select s.organisation_id, f.client, f.host
       from f join organisation_sites s
         on s.status = 'verified' and (f.host = s.host or right(f.host, length(s.host) + 1) = '.' || s.host)
+      where ${onlyOrganisation(sql`s.organisation_id`, organisationId)}
     )
     select organisation_id, count(distinct client)::int as count, array_agg(distinct host) as sites
     from hits group by organisation_id`);
 }
 
-/** Per organisation, the distinct client addresses that reported calls to it in (from, to], and from which sites. */
-export async function reportsByOrganisation(db: Db, from: Date, to: Date): Promise<WindowCount[]> {
+/** Per organisation (or only `organisationId`), the distinct clients that reported calls to it in (from, to], and from which sites. */
+export async function reportsByOrganisation(
+  db: Db,
+  from: Date,
+  to: Date,
+  organisationId?: number,
+): Promise<WindowCount[]> {
   return db.rows<WindowCount>(sql`
-    select a.organisation_id, count(distinct ${ipKeySql(sql`a.ip`)})::int as count,
+    select a.organisation_id, count(distinct ${networkSql(sql`a.ip`)})::int as count,
       coalesce(array_agg(distinct a.detail->>'site') filter (where a.detail->>'site' is not null), '{}') as sites
     from audit_log a
     where a.action = ${AUDIT_ACTIONS.reportCall} and a.outcome = 'success' and a.organisation_id is not null
-      and a.ip is not null
+      and a.ip is not null and ${onlyOrganisation(sql`a.organisation_id`, organisationId)}
       and a.at > ${from.toISOString()}::timestamptz and a.at <= ${to.toISOString()}::timestamptz
     group by a.organisation_id`);
 }
@@ -117,17 +142,56 @@ export async function raiseAlert(
       from slot
       returning id, organisation_id, kind, at, count, window_start, window_end, sites
     ),
-    queued as (${queueDeliveries({
-      type: "alert.raised",
-      now,
-      from: sql`raised`,
-      organisationId: sql`raised.organisation_id`,
-      data: sql`jsonb_build_object('id', raised.id, 'kind', raised.kind, 'count', raised.count,
+    ${deliveredSql(now)}`);
+  const row = rows[0];
+  return row ? { ...row, id: Number(row.id), sites: row.sites.filter((s) => s !== "") } : undefined;
+}
+
+/** Queues the `alert.raised` delivery of the alert in the CTE `raised` and wakes the workers; selects the alert. */
+function deliveredSql(now: string) {
+  return sql`queued as (${queueDeliveries({
+    type: "alert.raised",
+    now,
+    from: sql`raised`,
+    organisationId: sql`raised.organisation_id`,
+    data: sql`jsonb_build_object('id', raised.id, 'kind', raised.kind, 'count', raised.count,
         'windowStart', to_char(raised.window_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         'windowEnd', to_char(raised.window_end at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`,
-    })}),
+  })}),
     notified as (${wakeWorkers(sql`queued`)})
-    select raised.*, (select count(*) from notified)::int as notified from raised`);
+    select raised.*, (select count(*) from notified)::int as notified from raised`;
+}
+
+export type OpenAlert = { id: number; organisation_id: number; kind: AlertKind; count: number; window_start: Date };
+
+/** The newest alert of each kind and organisation raised after `since` (still within its quiet hour). */
+export async function openAlerts(db: Db, since: Date): Promise<OpenAlert[]> {
+  const rows = await db.rows<OpenAlert>(sql`
+    select distinct on (organisation_id, kind) id, organisation_id, kind, count, window_start
+    from alerts where at > ${since.toISOString()}::timestamptz
+    order by organisation_id, kind, at desc, id desc`);
+  return rows.map((r) => ({ ...r, id: Number(r.id), organisation_id: Number(r.organisation_id) }));
+}
+
+/**
+ * Grows an alert within its quiet hour: when `count` is at least twice the count it was last delivered with,
+ * it takes the new count, window end and sites, and is delivered again as `alert.raised`, in one statement
+ * (the condition makes exactly one process win). Returns the alert, or undefined when it had not doubled.
+ */
+export async function growAlert(
+  db: Db,
+  a: { id: number; now: Date; count: number; sites: string[] },
+): Promise<RaisedAlert | undefined> {
+  const now = a.now.toISOString();
+  const rows = await db.rows<RaisedAlert & { notified: number }>(sql`
+    with raised as (
+      update alerts set count = ${a.count}::int, window_end = ${now}::timestamptz,
+        sites = array(select distinct s from unnest(sites || string_to_array(${a.sites.join(",")}::text, ',')) s
+          where s <> '' order by s)
+      where id = ${a.id} and count * 2 <= ${a.count}::int
+      returning id, organisation_id, kind, at, count, window_start, window_end, sites
+    ),
+    ${deliveredSql(now)}`);
   const row = rows[0];
   return row ? { ...row, id: Number(row.id), sites: row.sites.filter((s) => s !== "") } : undefined;
 }

@@ -56,37 +56,60 @@ const WINDOWS: Record<AlertKind, { ms: number; threshold: "failedLookupsPer10Min
 };
 
 /**
- * The alerts job (every 20 s in every process): counts, per organisation, the distinct addresses of failed
- * look-ups on its verified sites in the last 10 minutes and of reports to it in the last hour, and raises
- * an alert of each kind whose threshold is reached, at most one per kind per organisation per hour (one
- * process wins the claim). Each alert is e-mailed to the organisation's superusers and delivered as the
- * webhook event `alert.raised`. Returns how many it raised.
+ * The alerts job (every 20 s in every process): counts, per organisation, the distinct clients (an IPv4
+ * address, an IPv6 /48) of failed look-ups on its verified sites in the last 10 minutes and of reports to it
+ * in the last hour, and raises an alert of each kind whose threshold is reached, at most one per kind per
+ * organisation per hour (one process wins the claim). Within that hour the alert grows instead: counted
+ * from its window's start, each time its count doubles it takes the new count and is sent again, so an
+ * alert raised early (by one network, say) cannot mute a larger attack for the hour (issue 32, L9). Each
+ * raise and growth is audited, e-mailed to the organisation's superusers and delivered as the webhook event
+ * `alert.raised`. Returns how many it raised or grew.
  */
 export async function raiseDueAlerts(deps: Deps): Promise<number> {
   const now = deps.clock.now();
   const since = (kind: AlertKind) => new Date(now.getTime() - WINDOWS[kind].ms);
-  const [failed, reported] = await Promise.all([
+  const [failed, reported, open] = await Promise.all([
     repo.failedLookupsByOrganisation(deps.db, since("failed-lookups"), now),
     repo.reportsByOrganisation(deps.db, since("reports"), now),
+    repo.openAlerts(deps.db, new Date(now.getTime() - ALERT_LIMITS.quietMs)),
   ]);
   const candidates = [
     ...failed.map((c) => ({ ...c, kind: "failed-lookups" as const })),
     ...reported.map((c) => ({ ...c, kind: "reports" as const })),
   ];
+  const siteNames = (sites: string[]) => sites.filter((s) => /^[a-z0-9.-]{1,253}$/.test(s));
   let raised = 0;
   for (const c of candidates) {
     const organisationId = Number(c.organisation_id);
     const settings = await repo.findSettings(deps.db, organisationId);
-    if (!settings.enabled || c.count < settings[WINDOWS[c.kind].threshold]) continue;
-    const alert = await repo.raiseAlert(deps.db, {
-      organisationId,
-      kind: c.kind,
-      now,
-      count: c.count,
-      windowStart: since(c.kind),
-      sites: c.sites.filter((s) => /^[a-z0-9.-]{1,253}$/.test(s)),
-      quietMs: ALERT_LIMITS.quietMs,
-    });
+    if (!settings.enabled) continue;
+    const current = open.find((a) => a.organisation_id === organisationId && a.kind === c.kind);
+    let alert: repo.RaisedAlert | undefined;
+    let grownFrom: number | undefined;
+    if (current) {
+      // Within the quiet hour: everything since the alert's window started counts towards it.
+      const counter = c.kind === "failed-lookups" ? repo.failedLookupsByOrganisation : repo.reportsByOrganisation;
+      const [total] = await counter(deps.db, new Date(current.window_start), now, organisationId);
+      if (!total || total.count < current.count * 2) continue;
+      alert = await repo.growAlert(deps.db, {
+        id: current.id,
+        now,
+        count: total.count,
+        sites: siteNames(total.sites),
+      });
+      grownFrom = current.count;
+    } else {
+      if (c.count < settings[WINDOWS[c.kind].threshold]) continue;
+      alert = await repo.raiseAlert(deps.db, {
+        organisationId,
+        kind: c.kind,
+        now,
+        count: c.count,
+        windowStart: since(c.kind),
+        sites: siteNames(c.sites),
+        quietMs: ALERT_LIMITS.quietMs,
+      });
+    }
     if (!alert) continue;
     raised++;
     await deps.audit.record({
@@ -94,7 +117,7 @@ export async function raiseDueAlerts(deps: Deps): Promise<number> {
       outcome: "success",
       organisationId,
       target: String(alert.id),
-      detail: { kind: alert.kind, count: alert.count },
+      detail: { kind: alert.kind, count: alert.count, ...(grownFrom === undefined ? {} : { grownFrom }) },
     });
     const url = `${deps.config.publicUrl}${paths.employerDashboard}`;
     const mail = { ...alert, windowStart: alert.window_start, windowEnd: alert.window_end };

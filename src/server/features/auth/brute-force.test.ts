@@ -129,6 +129,31 @@ describe("password guesses", () => {
     expect((await b.post("/api/auth/login", { email: u.email, password: "Wrong-Password-1" })).statusCode).toBe(429);
   });
 
+  it("rate-limit keys never hold the e-mail (a keyed hash of it), and the account's limits still hold", async () => {
+    const u = await createUser(t);
+    const keys = async () =>
+      (await t.database.db.rows<{ key: string }>(sql`select key from rate_limits order by key`)).map((r) => r.key);
+    // 10 wrong passwords and a made-up code, each from another address: the account's counters fill.
+    for (let i = 0; i < 10; i++) {
+      const b = new Browser(t.app, freshIp());
+      expect((await b.post("/api/auth/login", { email: u.email, password: "Wrong-Password-1" })).statusCode).toBe(401);
+    }
+    const b = new Browser(t.app, freshIp());
+    expect((await b.post("/api/auth/verify-2fa", { email: u.email, code: "123456" })).statusCode).toBe(401);
+    const [local = "", domain = ""] = u.email.split("@");
+    const stored = await keys();
+    expect(stored.some((k) => k.startsWith("signin-fail:acct:"))).toBe(true);
+    for (const key of stored) {
+      expect(key).not.toContain(local);
+      expect(key).not.toContain(domain);
+    }
+    // The 11th wrong password, from yet another address, is refused: the key is the account's, whatever the address.
+    expect((await b.post("/api/auth/login", { email: u.email, password: GOOD_PASSWORD })).statusCode).toBe(429);
+    // Another account is not affected.
+    const other = await createUser(t);
+    expect((await b.post("/api/auth/login", { email: other.email, password: GOOD_PASSWORD })).statusCode).toBe(200);
+  });
+
   it("a flood of throttled sign-ins is counted, not written one audit row each", async () => {
     const u = await createUser(t);
     const b = new Browser(t.app, freshIp());

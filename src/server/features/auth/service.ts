@@ -59,9 +59,9 @@ export async function passwordStep(deps: Deps, actor: Actor, input: { email: str
   const { email, password } = input;
   const now = deps.clock.now();
   const audit = { action: AUDIT_ACTIONS.login, actorEmail: email, ip: actor.ip };
-  const blocked = await codeAttemptsBlocked(deps.limits, email, actor.clientKey, now);
+  const blocked = await codeAttemptsBlocked(deps, email, actor.clientKey, now);
   if (blocked) throw authErrors.tooManyAttempts(blocked.retryAfterSeconds);
-  const attempt = await reservePasswordAttempt(deps.limits, email, actor.clientKey, now);
+  const attempt = await reservePasswordAttempt(deps, email, actor.clientKey, now);
   if (!attempt.allowed) {
     await auditThrottled(deps, actor, AUDIT_ACTIONS.login, email, attempt.refused);
     throw authErrors.tooManyAttempts(attempt.retryAfterSeconds);
@@ -109,7 +109,7 @@ export async function codeStep(deps: Deps, actor: Actor, input: { email: string;
   const now = deps.clock.now();
   const user = await users.findUserByEmail(deps.db, email);
   const pending = user ? await liveTokenExists(deps.db, "sign-in", String(user.id), now) : false;
-  const attempt = await reserveCodeAttempt(deps.limits, email, actor.clientKey, now, pending);
+  const attempt = await reserveCodeAttempt(deps, email, actor.clientKey, now, pending);
   if (!attempt.allowed) {
     await auditThrottled(deps, actor, AUDIT_ACTIONS.verify2fa, email, attempt.refused);
     throw authErrors.tooManyAttempts(attempt.retryAfterSeconds);
@@ -138,7 +138,7 @@ export async function codeStep(deps: Deps, actor: Actor, input: { email: string;
     await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "sso required" } });
     throw ssoErrors.required();
   }
-  await forgetAccountFailures(deps.limits, user.email);
+  await forgetAccountFailures(deps, user.email);
   await deps.audit.record({ ...audit, outcome: "success" });
   return { userId: user.id, role: user.role };
 }
@@ -232,7 +232,7 @@ export async function resetPassword(deps: Deps, actor: Actor, input: { token: st
   await users.setPasswordHash(deps.db, user.id, await hashPassword(input.newPassword));
   await users.deleteSessionsOf(deps.db, user.id);
   await tokens(deps).revoke("sign-in", String(user.id));
-  await forgetAccountFailures(deps.limits, user.email);
+  await forgetAccountFailures(deps, user.email);
   await deps.audit.record({
     action,
     outcome: "success",

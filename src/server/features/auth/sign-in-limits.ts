@@ -1,16 +1,26 @@
+import { hmac } from "@server/lib/crypto";
 import type { LimitResult, RateLimiter } from "@server/lib/rate-limit";
 import { SIGN_IN } from "@shared/constants";
 
 type Limit = { key: string; limit: number; windowMs: number };
 
-const passwordLimits = (email: string, clientKey: string): Limit[] => [
-  { key: `signin-fail:acct:${email}`, limit: SIGN_IN.maxFailuresPerAccount, windowMs: SIGN_IN.failureWindowMs },
+/** What the sign-in limits need: the counters, and APP_SECRET to key an account's counters by. */
+export type LimitDeps = { limits: RateLimiter; config: { appSecret: string } };
+
+/**
+ * An account's counters are keyed by an HMAC-SHA256 of its e-mail under APP_SECRET, never the e-mail: the
+ * rate_limits table holds no address (docs/privacy.md), and without APP_SECRET a key cannot be tied to one.
+ */
+const account = (deps: LimitDeps, email: string) => hmac(deps.config.appSecret, "rate-limit-email", email);
+
+const passwordLimits = (accountKey: string, clientKey: string): Limit[] => [
+  { key: `signin-fail:acct:${accountKey}`, limit: SIGN_IN.maxFailuresPerAccount, windowMs: SIGN_IN.failureWindowMs },
   { key: `signin-fail:ip:${clientKey}`, limit: SIGN_IN.maxFailuresPerIp, windowMs: SIGN_IN.failureWindowMs },
 ];
 
-const codeLimits = (email: string, clientKey: string): Limit[] => [
+const codeLimits = (accountKey: string, clientKey: string): Limit[] => [
   {
-    key: `signin-code-fail:acct:${email}`,
+    key: `signin-code-fail:acct:${accountKey}`,
     limit: SIGN_IN.maxWrongCodesPerAccount,
     windowMs: SIGN_IN.wrongCodeAccountWindowMs,
   },
@@ -42,8 +52,8 @@ async function reserve(limits: RateLimiter, keys: Limit[], now: Date): Promise<R
 }
 
 /** A password attempt: at most 10 failures per account and 30 per IP in 15 minutes. */
-export function reservePasswordAttempt(limits: RateLimiter, email: string, clientKey: string, now: Date) {
-  return reserve(limits, passwordLimits(email, clientKey), now);
+export function reservePasswordAttempt(deps: LimitDeps, email: string, clientKey: string, now: Date) {
+  return reserve(deps.limits, passwordLimits(account(deps, email), clientKey), now);
 }
 
 /**
@@ -53,29 +63,30 @@ export function reservePasswordAttempt(limits: RateLimiter, email: string, clien
  * for their e-mail, so it counts against the IP only.
  */
 export async function reserveCodeAttempt(
-  limits: RateLimiter,
+  deps: LimitDeps,
   email: string,
   clientKey: string,
   now: Date,
   codePending: boolean,
 ): Promise<Reservation> {
-  const [account, ip] = codeLimits(email, clientKey) as [Limit, Limit];
-  if (codePending) return reserve(limits, [account, ip], now);
+  const { limits } = deps;
+  const [acct, ip] = codeLimits(account(deps, email), clientKey) as [Limit, Limit];
+  if (codePending) return reserve(limits, [acct, ip], now);
   // Not counted against the account, but an account its own wrong codes blocked stays blocked.
-  const blocked = await limits.peek(account.key, account.limit, account.windowMs, now);
+  const blocked = await limits.peek(acct.key, acct.limit, acct.windowMs, now);
   if (!blocked.allowed) return { allowed: false, retryAfterSeconds: blocked.retryAfterSeconds, refused: 1 };
   return reserve(limits, [ip], now);
 }
 
 /** Whether wrong codes have used up the account's or the IP's allowance (then the password step refuses too). */
 export async function codeAttemptsBlocked(
-  limits: RateLimiter,
+  deps: LimitDeps,
   email: string,
   clientKey: string,
   now: Date,
 ): Promise<LimitResult | null> {
   const results = await Promise.all(
-    codeLimits(email, clientKey).map((k) => limits.peek(k.key, k.limit, k.windowMs, now)),
+    codeLimits(account(deps, email), clientKey).map((k) => deps.limits.peek(k.key, k.limit, k.windowMs, now)),
   );
   const refused = results.filter((r) => !r.allowed);
   if (refused.length === 0) return null;
@@ -83,6 +94,7 @@ export async function codeAttemptsBlocked(
 }
 
 /** A completed sign-in or a password reset clears the account's failures (the IP's stay). */
-export async function forgetAccountFailures(limits: RateLimiter, email: string) {
-  await Promise.all([limits.reset(`signin-fail:acct:${email}`), limits.reset(`signin-code-fail:acct:${email}`)]);
+export async function forgetAccountFailures(deps: LimitDeps, email: string) {
+  const key = account(deps, email);
+  await Promise.all([deps.limits.reset(`signin-fail:acct:${key}`), deps.limits.reset(`signin-code-fail:acct:${key}`)]);
 }

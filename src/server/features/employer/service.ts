@@ -2,8 +2,9 @@ import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
 import { findOrganisation, organisationFor, organisationsErrors } from "@server/features/organisations";
 import * as users from "@server/features/users";
 import { accessCodeHash } from "@server/lib/access-codes";
-import { randomAccessCode, seal, unseal } from "@server/lib/crypto";
+import { randomAccessCode } from "@server/lib/crypto";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
+import { openSecret, SEALED_PURPOSES, sealSecret } from "@server/lib/sealed-secrets";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { TOKEN_LIFETIME } from "@shared/constants";
 import { type AccessCodeRecord, EMPLOYER_MESSAGES, type EmployeeRecord } from "@shared/employer";
@@ -40,7 +41,11 @@ export async function employees(
   );
 }
 
-/** The newest employee access code of the organisation (shown again from its sealed copy), or null. */
+/**
+ * The newest employee access code of the organisation (shown again from its sealed copy), or null. A sealed
+ * copy that does not open for this organisation (copied from another row, or another APP_SECRET) is never
+ * shown: `code` is null and the panel says the code cannot be shown.
+ */
 export async function newestAccessCode(
   deps: Deps,
   actor: Actor,
@@ -51,7 +56,7 @@ export async function newestAccessCode(
   const row = await repo.newestAccessCode(deps.db, organisationId);
   if (!row) return null;
   return {
-    code: unseal(deps.config.appSecret, row.codeSealed),
+    code: openSecret(deps.config.appSecret, SEALED_PURPOSES.accessCode, organisationId, row.codeSealed),
     maxUsers: row.maxUsers,
     usedCount: row.usedCount,
     expiresAt: row.expiresAt.toISOString(),
@@ -82,7 +87,7 @@ export async function generateAccessCode(
     organisationId: user.organisationId,
     createdBy: user.id,
     codeHash: accessCodeHash(deps.config.appSecret, code),
-    codeSealed: seal(deps.config.appSecret, code),
+    codeSealed: sealSecret(deps.config.appSecret, SEALED_PURPOSES.accessCode, user.organisationId, code),
     maxUsers,
     createdAt: now,
     expiresAt,

@@ -1,7 +1,7 @@
 import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
 import { findOrganisation, organisationFor, organisationsErrors } from "@server/features/organisations";
 import * as users from "@server/features/users";
-import { sealFor, unsealFor } from "@server/lib/crypto";
+import { openSecret, SEALED_PURPOSES, sealSecret } from "@server/lib/sealed-secrets";
 import { compose } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { paths } from "@shared/paths";
@@ -13,11 +13,12 @@ import * as repo from "./repository";
 /** The redirect URI every provider is given: the same for every organisation. */
 export const redirectUri = (deps: Deps) => `${deps.config.publicUrl}/api/auth/sso/callback`;
 
-/** The client secret is sealed bound to its organisation and purpose. */
-const secretContext = (organisationId: number) => `sso-client-secret:${organisationId}`;
-
+/** The client secret is sealed bound to its organisation and purpose; one that does not open must be typed again. */
 export function openClientSecret(deps: Deps, row: repo.SsoConnectionRow): string {
-  return unsealFor(deps.config.appSecret, secretContext(row.organisationId), row.clientSecretSealed);
+  const { appSecret } = deps.config;
+  const secret = openSecret(appSecret, SEALED_PURPOSES.ssoClientSecret, row.organisationId, row.clientSecretSealed);
+  if (secret === null) throw ssoErrors.secretRequiredAgain();
+  return secret;
 }
 
 function answer(deps: Deps, row: repo.SsoConnectionRow): NonNullable<SsoAnswer> {
@@ -118,7 +119,12 @@ export async function saveConnection(
       organisationId,
       issuer: input.issuer,
       clientId: input.clientId,
-      clientSecretSealed: sealFor(deps.config.appSecret, secretContext(organisationId), clientSecret),
+      clientSecretSealed: sealSecret(
+        deps.config.appSecret,
+        SEALED_PURPOSES.ssoClientSecret,
+        organisationId,
+        clientSecret,
+      ),
       secretHint: clientSecret.length >= 12 ? clientSecret.slice(-4) : "",
       enforced,
       jitProvisioning,

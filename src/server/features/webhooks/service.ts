@@ -1,8 +1,8 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
 import { organisationFor } from "@server/features/organisations";
 import { assertRecentSignIn } from "@server/features/users";
-import { seal, unseal } from "@server/lib/crypto";
 import { checkOutboundUrl, OUTBOUND_TEXT, OutboundError } from "@server/lib/outbound";
+import { openSecret, SEALED_PURPOSES, sealSecret } from "@server/lib/sealed-secrets";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery, type WebhookHealth } from "@shared/webhooks";
 import { webhookErrors } from "./errors";
@@ -92,7 +92,7 @@ export async function setWebhook(
     organisationId,
     url,
     events,
-    secretSealed: seal(deps.config.appSecret, secret),
+    secretSealed: sealSecret(deps.config.appSecret, SEALED_PURPOSES.webhookSecret, organisationId, secret),
     secretHint: secret.slice(-4),
     now: deps.clock.now(),
   });
@@ -201,10 +201,14 @@ export async function claimDeliveries(deps: Deps, limit: number): Promise<repo.D
 async function attempt(deps: Deps, d: repo.DueDelivery) {
   if (!d.url || !d.secret_sealed)
     return { ok: false, status: null, error: "the endpoint was removed", permanent: true } as const;
-  let secret: string;
-  try {
-    secret = unseal(deps.config.appSecret, d.secret_sealed);
-  } catch {
+  // Sealed for this organisation's webhook only: a value copied from another row does not open.
+  const secret = openSecret(
+    deps.config.appSecret,
+    SEALED_PURPOSES.webhookSecret,
+    Number(d.organisation_id),
+    d.secret_sealed,
+  );
+  if (secret === null) {
     return {
       ok: false,
       status: null,

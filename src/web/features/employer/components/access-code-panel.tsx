@@ -1,5 +1,5 @@
 import type { AccessCodeRecord } from "@shared/employer";
-import { isCodeActive } from "@shared/employer";
+import { EMPLOYER_MESSAGES, isCodeActive } from "@shared/employer";
 import { MESSAGES } from "@shared/messages";
 import { CopyableValue } from "@web/components/ui/copyable-value";
 
@@ -16,6 +16,13 @@ function formatDate(iso: string, withTime = false): string {
 export function AccessCodePanel({ code }: { code: AccessCodeRecord | null }) {
   if (!code) {
     return <p className="muted code-panel__none">{MESSAGES.noAccessCodeData}</p>;
+  }
+  if (code.code === null) {
+    return (
+      <p className="code-panel__none" role="alert">
+        {EMPLOYER_MESSAGES.accessCodeUnreadable}
+      </p>
+    );
   }
   if (code.usedCount >= code.maxUsers || !isCodeActive(code)) {
     const reason =

@@ -8,7 +8,7 @@ import {
 } from "@server/features/organisations";
 import { addRegistrationSites } from "@server/features/sites";
 import { ssoEnforcedFor, ssoErrors } from "@server/features/sso";
-import { findUserByEmail, insertUser } from "@server/features/users";
+import { findUserByEmail, findUserById, insertUser } from "@server/features/users";
 import { accessCodeHash, invitationHash } from "@server/lib/access-codes";
 import type { AuditEvent } from "@server/lib/audit";
 import { randomAccessCode } from "@server/lib/crypto";
@@ -218,13 +218,15 @@ export async function registerEmployer(deps: Deps, actor: Actor, body: RegisterE
 // ---- employee access codes ----
 
 /**
- * An employee access code that has not expired and whose organisation is active (a deactivated
- * organisation's code admits nobody), with the organisation's domain and website. It may be full:
- * compare usedCount with maxUsers.
+ * An employee access code that has not expired, whose organisation is active and whose employer (its
+ * creator, when recorded) is still active: a deactivated organisation's or employer's code admits nobody.
+ * With the organisation's domain and website. It may be full: compare usedCount with maxUsers.
  */
 async function usableAccessCode(deps: Deps, hash: string, now: Date) {
   const code = await repo.findLiveAccessCode(deps.db, hash, now);
   if (!code) return undefined;
+  const creator = code.createdBy === null ? undefined : await findUserById(deps.db, code.createdBy);
+  if (creator && creator.status !== "active") return undefined;
   const organisation = await findOrganisation(deps.db, code.organisationId);
   return organisation && organisationIsActive(organisation)
     ? { ...code, domain: organisation.domain, website: organisation.website }

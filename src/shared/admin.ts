@@ -22,6 +22,7 @@ export const ADMIN_MESSAGES = {
   domainDeactivated: (count: number, domain: string) =>
     `${count} account${count === 1 ? "" : "s"} with email domain "${domain}" deactivated.`,
   deactivatedOrganisationNotFound: "No deactivated organisation with that id.",
+  reactivateFailedPrefix: "Failed to reactivate the organisation: ",
   organisationReactivated: (companyName: string, pending: number) =>
     `${companyName} is active again. Its accounts stay deactivated${
       pending > 0

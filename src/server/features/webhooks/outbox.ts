@@ -10,7 +10,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENT_NAMES)[number] | "webhook.test"
 
 /**
  * The body of a CTE that queues an event in the outbox for the endpoint of the organisation, if it has
- * one that takes the event (and is active: a deactivated organisation gets no deliveries): `from` is the CTE (or table) the event comes from, `organisationId` and
+ * one that takes the event and is active (a deactivated organisation gets no deliveries: features/
+ * organisations): `from` is the CTE (or table) the event comes from, `organisationId` and
  * `data` are expressions over it. Written in the statement of the event itself, so both commit together.
  * The body is the Standard Webhooks envelope `{type, timestamp, data}`; the `webhook-id` a fresh `msg_…`.
  */

@@ -38,6 +38,8 @@ describe("admin API", () => {
       ["POST", "/api/admin/activate-account/1"],
       ["POST", "/api/admin/deactivate-employer/1"],
       ["POST", "/api/admin/deactivate-by-domain", { domain: "corp.example" }],
+      ["GET", "/api/admin/deactivated-organisations"],
+      ["POST", "/api/admin/organisations/1/reactivate"],
       ["GET", "/api/admin/audit"],
       ["GET", "/api/admin/audit.csv"],
     ];

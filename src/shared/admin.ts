@@ -15,12 +15,20 @@ export const ADMIN_MESSAGES = {
   pendingNotFound: "No pending employer account with that id.",
   emailNotVerifiedYet: "This employer has not verified their email address yet.",
   accountActivated: "Account activated.",
-  employerNotFound: "No active or pending employer with that id.",
+  employerNotFound: "No employer account with that id.",
   employerDeactivated: "Employer deactivated.",
   domainRequired: "Domain is required.",
   invalidDomain: "Enter a valid domain, for example example.com.",
   domainDeactivated: (count: number, domain: string) =>
     `${count} account${count === 1 ? "" : "s"} with email domain "${domain}" deactivated.`,
+  deactivatedOrganisationNotFound: "No deactivated organisation with that id.",
+  reactivateFailedPrefix: "Failed to reactivate the organisation: ",
+  organisationReactivated: (companyName: string, pending: number) =>
+    `${companyName} is active again. Its accounts stay deactivated${
+      pending > 0
+        ? `; its ${pending === 1 ? "employer waits" : `${pending} employers wait`} in the pending list for activation.`
+        : "."
+    }`,
 } as const;
 
 /**
@@ -147,6 +155,17 @@ export const deactivateByDomainBody = z.object({ domain: domainSchema });
 /** A deactivation's answer: what happened and how many accounts it deactivated. */
 export const deactivationAnswer = z.object({ message: z.string(), count: z.number() });
 export const deactivateByDomainAnswer = deactivationAnswer;
+
+/** An organisation an admin deactivated (GET /api/admin/deactivated-organisations), newest first. */
+export const deactivatedOrganisation = z.object({
+  id: z.number(),
+  companyName: z.string(),
+  domain: z.string(),
+  /** ISO 8601, or null when the time is unknown (deactivated before the status existed) */
+  deactivatedAt: z.string().nullable(),
+});
+export type DeactivatedOrganisation = z.infer<typeof deactivatedOrganisation>;
+export const deactivatedOrganisationList = z.array(deactivatedOrganisation);
 
 /** The web app's name for the page type; it lives in paging.ts. */
 export type { Page } from "./paging";

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = {
   activateAccount: "admin.activate-account",
   deactivateEmployer: "admin.deactivate-employer",
   deactivateByDomain: "admin.deactivate-by-domain",
+  reactivateOrganisation: "admin.reactivate-organisation",
   generateAccessCode: "employer.generate-access-code",
   deactivateEmployee: "employer.deactivate-employee",
   generateCode: "code.generate",

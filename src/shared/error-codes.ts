@@ -59,6 +59,7 @@ export const ERROR_CODES = {
   employerEmailNotVerified: "admin.email_not_verified",
   employerNotFound: "admin.employer_not_found",
   accountNotFound: "admin.account_not_found",
+  deactivatedOrganisationNotFound: "admin.deactivated_organisation_not_found",
   employeeNotFound: "employer.employee_not_found",
   activeAccessCodeExists: "employer.active_code_exists",
   siteExists: "sites.exists",

@@ -32,8 +32,19 @@ export const organisations = pgTable(
     createdAt: ts("created_at").notNull(),
     /** when its superusers were last mailed about reported calls (at most one mail per 10 minutes) */
     reportsMailedAt: ts("reports_mailed_at"),
+    /**
+     * `deactivated` by an admin's deactivation (of the employer or by domain), cleared only by an admin's
+     * reactivation: the one answer to "is this organisation active" (features/organisations/status.ts)
+     */
+    status: text("status", { enum: ["active", "deactivated"] })
+      .notNull()
+      .default("active"),
+    deactivatedAt: ts("deactivated_at"),
   },
-  (t) => [uniqueIndex("organisations_domain_key").on(t.domain)],
+  (t) => [
+    uniqueIndex("organisations_domain_key").on(t.domain),
+    check("organisations_status_check", sql`${t.status} in ('active', 'deactivated')`),
+  ],
 );
 
 export const users = pgTable(

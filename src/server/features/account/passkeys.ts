@@ -374,7 +374,7 @@ export async function signInWithPasskey(
     });
     throw accountErrors.passkeySignInFailed();
   }
-  const refusal = signInRefusal(user);
+  const refusal = await signInRefusal(deps.db, user);
   if (refusal || !user) {
     await deps.audit.record({
       ...who,

@@ -38,6 +38,8 @@ describe("admin API", () => {
       ["POST", "/api/admin/activate-account/1"],
       ["POST", "/api/admin/deactivate-employer/1"],
       ["POST", "/api/admin/deactivate-by-domain", { domain: "corp.example" }],
+      ["GET", "/api/admin/deactivated-organisations"],
+      ["POST", "/api/admin/organisations/1/reactivate"],
       ["GET", "/api/admin/audit"],
       ["GET", "/api/admin/audit.csv"],
     ];
@@ -158,8 +160,11 @@ describe("admin API", () => {
       organisationId: org.id,
       actorId: adminId,
     });
-    // again: nothing to deactivate
-    expect((await admin.post(`/api/admin/deactivate-employer/${user.id}`)).statusCode).toBe(404);
+    // again: the organisation stays deactivated, nothing is left to deactivate (not a 404: issue 32 H2)
+    expect((await admin.post(`/api/admin/deactivate-employer/${user.id}`)).json()).toEqual({
+      message: ADMIN_MESSAGES.employerDeactivated,
+      count: 0,
+    });
   });
 
   it("deactivate-employer: 404 for unknown ids, employees and admins; 400 for malformed ids", async () => {
@@ -175,31 +180,36 @@ describe("admin API", () => {
     expect(row?.status).toBe("active");
   });
 
-  it("deactivates every employer and employee at exactly a domain, never an admin, and ends their sessions", async () => {
+  it("deactivates every employer and employee at a domain or under it, never an admin or another organisation's, and ends their sessions", async () => {
     const { user: boss, org, domain } = await createEmployer(t);
     const staff = [await createEmployee(t, org.id, domain), await createEmployee(t, org.id, domain)];
     const domainAdmin = await createUser(t, { email: uniqueEmail(domain, "admin"), role: "admin" });
     const sub = await createUser(t, { email: uniqueEmail(`sub.${domain}`), role: "client" });
     const lookalike = await createUser(t, { email: uniqueEmail(`x${domain}`), role: "client" });
+    // an organisation of its own under the domain: its accounts belong to it (the longest matching domain)
+    const below = await createEmployer(t, { domain: `below.${domain}` });
     const staffBrowser = await signIn(t, staff[0]?.email as string);
     const domainAdminBrowser = await signIn(t, domainAdmin.email);
 
     const res = await admin.post("/api/admin/deactivate-by-domain", { domain: `  ${domain.toUpperCase()} ` });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ count: 3, message: ADMIN_MESSAGES.domainDeactivated(3, domain) });
+    expect(res.json()).toEqual({ count: 4, message: ADMIN_MESSAGES.domainDeactivated(4, domain) });
 
     const rows = await t.database.db
       .select({ id: users.id, status: users.status })
       .from(users)
-      .where(inArray(users.id, [boss.id, ...staff.map((s) => s.id), domainAdmin.id, sub.id, lookalike.id]));
+      .where(
+        inArray(users.id, [boss.id, ...staff.map((s) => s.id), domainAdmin.id, sub.id, lookalike.id, below.user.id]),
+      );
     const status = Object.fromEntries(rows.map((r) => [r.id, r.status]));
     expect(status).toEqual({
       [boss.id]: "deactivated",
       [staff[0]?.id as number]: "deactivated",
       [staff[1]?.id as number]: "deactivated",
       [domainAdmin.id]: "active",
-      [sub.id]: "active",
+      [sub.id]: "deactivated",
       [lookalike.id]: "active",
+      [below.user.id]: "active",
     });
     expect((await staffBrowser.get("/api/auth/whoami")).statusCode).toBe(401);
     expect((await domainAdminBrowser.get("/api/auth/whoami")).json()).toEqual({ role: "admin" });
@@ -210,7 +220,7 @@ describe("admin API", () => {
     const [audit] = await auditRows(t, "admin.deactivate-by-domain");
     expect(audit).toMatchObject({ outcome: "success", target: domain });
     const [first] = (await auditRows(t, "admin.deactivate-by-domain")).filter(
-      (r) => (r.detail as { count?: number })?.count === 3,
+      (r) => (r.detail as { count?: number })?.count === 4,
     );
     expect(first).toMatchObject({ organisationId: org.id });
   });

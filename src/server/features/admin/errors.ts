@@ -9,4 +9,6 @@ export const adminErrors = {
     new HttpError(409, ERROR_CODES.employerEmailNotVerified, ADMIN_MESSAGES.emailNotVerifiedYet),
   employerNotFound: () => new HttpError(404, ERROR_CODES.employerNotFound, ADMIN_MESSAGES.employerNotFound),
   accountNotFound: () => new HttpError(404, ERROR_CODES.accountNotFound, ADMIN_MESSAGES.accountNotFound),
+  deactivatedOrganisationNotFound: () =>
+    new HttpError(404, ERROR_CODES.deactivatedOrganisationNotFound, ADMIN_MESSAGES.deactivatedOrganisationNotFound),
 };

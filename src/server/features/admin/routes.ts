@@ -6,6 +6,7 @@ import {
   activeEmployersAnswer,
   deactivateByDomainAnswer,
   deactivateByDomainBody,
+  deactivatedOrganisationList,
   deactivationAnswer,
   generateEmployerCodeAnswer,
   generateEmployerCodeBody,
@@ -69,6 +70,18 @@ export default async function adminRoutes(app: App) {
       schema: { body: deactivateByDomainBody, response: { 200: deactivateByDomainAnswer } },
     },
     async (request) => admin.deactivateByDomain(app.deps, request.actor, request.body),
+  );
+
+  app.get(
+    "/admin/deactivated-organisations",
+    { preValidation: adminOnly, schema: { response: { 200: deactivatedOrganisationList } } },
+    async () => admin.deactivatedOrganisations(app.deps),
+  );
+
+  app.post(
+    "/admin/organisations/:id/reactivate",
+    { preValidation: requireRoleAudited(AUDIT_ACTIONS.reactivateOrganisation, "admin"), schema: idAction },
+    async (request) => admin.reactivateOrganisation(app.deps, request.actor, request.params),
   );
 
   app.post(

@@ -1,9 +1,14 @@
 import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
-import { findOrganisationByDomain } from "@server/features/organisations";
+import {
+  deactivateOrganisation,
+  findOrganisationByDomain,
+  listDeactivatedOrganisations,
+  reactivateOrganisation as markOrganisationActive,
+} from "@server/features/organisations";
 import * as repo from "@server/features/users";
 import { loadPage } from "@server/lib/paging";
 import { employerActivatedMail } from "@server/mail/templates";
-import { type AccountRecord, ADMIN_MESSAGES } from "@shared/admin";
+import { type AccountRecord, ADMIN_MESSAGES, type DeactivatedOrganisation } from "@shared/admin";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { LIST_PAGE_SIZE, type ListQuery, type Page } from "@shared/paging";
 import { paths } from "@shared/paths";
@@ -64,14 +69,22 @@ export async function activateAccount(deps: Deps, actor: Actor, input: { id: num
 }
 
 /**
- * Deactivates an employer account (pending or active) and every account of its organisation; their
- * sessions end at once and their live codes stop verifying (a code verifies only for an active owner).
+ * Deactivates an employer's organisation and every account of it (the employer included, whatever its
+ * status: it still works when no superuser is left active); their sessions end at once, their SSO links
+ * go, and their live codes stop verifying (the look-up refuses a deactivated organisation and an inactive
+ * owner). The organisation is marked first: from that commit every way in refuses it, even should the
+ * rest fail (the admin then runs it again).
  */
 export async function deactivateEmployer(deps: Deps, actor: Actor, input: { id: number }) {
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.deactivateEmployer, target: String(input.id) };
-  const gone = await repo.deactivateEmployer(deps.db, input.id, deps.clock.now());
+  const now = deps.clock.now();
+  const employer = await repo.findUserById(deps.db, input.id);
+  if (employer?.role === "superuser" && employer.organisationId !== null) {
+    await deactivateOrganisation(deps.db, employer.organisationId, now);
+  }
+  const gone = employer?.role === "superuser" ? await repo.deactivateEmployer(deps.db, input.id, now) : undefined;
   if (!gone) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not an active or pending employer" } });
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not an employer" } });
     throw adminErrors.employerNotFound();
   }
   await deps.audit.record({
@@ -84,12 +97,19 @@ export async function deactivateEmployer(deps: Deps, actor: Actor, input: { id: 
   return { message: ADMIN_MESSAGES.employerDeactivated, count: gone.count };
 }
 
-/** Deactivates every employer and employee at exactly this e-mail domain; admins are never affected. */
+/**
+ * Deactivates the organisation whose domain this is (if any) with every one of its accounts, however
+ * created, and every other employer and employee whose e-mail is at this domain or under it (but not
+ * another organisation's, whose own domain is under it); admins are never affected. The organisation is
+ * marked first, as in deactivateEmployer.
+ */
 export async function deactivateByDomain(deps: Deps, actor: Actor, input: { domain: string }) {
   const { domain } = input;
   const admin = signedIn(actor);
-  const ids = await repo.deactivateDomain(deps.db, domain, deps.clock.now(), admin.id);
+  const now = deps.clock.now();
   const organisation = await findOrganisationByDomain(deps.db, domain);
+  if (organisation) await deactivateOrganisation(deps.db, organisation.id, now);
+  const ids = await repo.deactivateDomain(deps.db, domain, organisation?.id ?? null, now, admin.id);
   await deps.audit.record({
     ...auditActor(actor),
     action: AUDIT_ACTIONS.deactivateByDomain,
@@ -100,4 +120,35 @@ export async function deactivateByDomain(deps: Deps, actor: Actor, input: { doma
   });
   await repo.afterDeactivation(deps, ids);
   return { message: ADMIN_MESSAGES.domainDeactivated(ids.length, domain), count: ids.length };
+}
+
+/** The organisations an admin deactivated, most recent first: where the dashboard offers "Reactivate". */
+export async function deactivatedOrganisations(deps: Deps): Promise<DeactivatedOrganisation[]> {
+  const rows = await listDeactivatedOrganisations(deps.db);
+  return rows.map((r) => ({ ...r, deactivatedAt: r.deactivatedAt?.toISOString() ?? null }));
+}
+
+/**
+ * An admin's reactivation, the only way a deactivated organisation becomes active again. It restores the
+ * organisation, not its accounts: they stay deactivated (a reactivation is not the undoing of every
+ * decision the deactivation cascade made), and its employers wait in the pending list, so that the
+ * admin activates each one deliberately (activate-account) and they take it from there.
+ */
+export async function reactivateOrganisation(deps: Deps, actor: Actor, input: { id: number }) {
+  const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.reactivateOrganisation, target: String(input.id) };
+  const done = await deps.db.transaction(async (tx) => {
+    const organisation = await markOrganisationActive(tx, input.id);
+    return organisation ? { organisation, pending: await repo.employersPendingAgain(tx, input.id) } : undefined;
+  });
+  if (!done) {
+    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not a deactivated organisation" } });
+    throw adminErrors.deactivatedOrganisationNotFound();
+  }
+  await deps.audit.record({
+    ...audit,
+    outcome: "success",
+    organisationId: input.id,
+    detail: { domain: done.organisation.domain, pendingEmployers: done.pending.length },
+  });
+  return { message: ADMIN_MESSAGES.organisationReactivated(done.organisation.companyName, done.pending.length) };
 }

@@ -1,6 +1,6 @@
 import type { Db, Executor } from "@server/db/client";
 import { apiKeys } from "@server/db/schema";
-import { lockOrganisation } from "@server/features/organisations";
+import { lockOrganisation, organisationActiveSql } from "@server/features/organisations";
 import type { ApiKeyScope } from "@shared/api-keys";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 
@@ -90,10 +90,9 @@ export type PresentedKey = {
 
 /**
  * The key with this prefix, as one statement on every /api/v1 call. Like the code statements it reads
- * `users` on purpose: a key works only while its creator is active and its organisation has an active
- * employer (an admin's deactivation of the employer or of the domain deactivates the organisation).
- * (There is no `organisations.status` column: SSO, SCIM and API keys all read "deactivated" as "no active
- * superuser", the state an admin's deactivation leaves; docs/security.md.)
+ * `users` on purpose: a key works only while its creator is active and its organisation is active (the
+ * organisations feature's one rule: an admin's deactivation of the employer or of the domain deactivates
+ * the organisation; docs/security.md).
  */
 export async function findPresentedKey(db: Db, prefix: string): Promise<PresentedKey | null> {
   const rows = await db.prepared<PresentedKey>(
@@ -102,8 +101,7 @@ export async function findPresentedKey(db: Db, prefix: string): Promise<Presente
       select k.id, k.organisation_id, k.name, k.prefix, k.key_hash, k.scopes, k.last_used_at, k.use_audited,
         (k.revoked_at is null
           and exists (select 1 from users c where c.id = k.created_by and c.status = 'active')
-          and exists (select 1 from users s where s.organisation_id = k.organisation_id
-                        and s.role = 'superuser' and s.status = 'active')) as usable
+          and ${organisationActiveSql(sql`k.organisation_id`)}) as usable
       from api_keys k where k.prefix = ${prefix}::text`,
   );
   return rows[0] ?? null;

@@ -80,7 +80,7 @@ export async function passwordStep(deps: Deps, actor: Actor, input: { email: str
   }
   await attempt.giveBack();
 
-  const refusal = users.signInRefusal(user);
+  const refusal = await users.signInRefusal(deps.db, user);
   if (refusal) {
     if (refusal.reason === "unverified") await resendVerification(deps, user, now);
     await deps.audit.record({ ...known, outcome: "denied", detail: { reason: user.status } });
@@ -129,7 +129,7 @@ export async function codeStep(deps: Deps, actor: Actor, input: { email: string;
     throw authErrors.invalidCode();
   }
   await attempt.giveBack();
-  const refusal = users.signInRefusal(user);
+  const refusal = await users.signInRefusal(deps.db, user);
   if (refusal) {
     await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: user.status } });
     throw refusal.error;

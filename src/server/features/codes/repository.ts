@@ -1,5 +1,6 @@
 import { type Db, type Executor, statement } from "@server/db/client";
 import { identityCodes } from "@server/db/schema";
+import { organisationActiveSql } from "@server/features/organisations";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
 import type { SiteScope } from "@server/lib/origin";
@@ -13,7 +14,7 @@ const $ = (name: string) => sql.placeholder(name);
 
 type Limit = { key: string; limit: number; windowMs: number };
 
-export type GenerateRow = LimitRow & { id: number | null };
+export type GenerateRow = LimitRow & { id: number | null; organisation_active: boolean };
 
 /** Every process hears on it the id of each code verified. */
 export const CODE_EVENTS_CHANNEL = "code_events";
@@ -39,6 +40,8 @@ export async function insertCode(
   },
 ): Promise<GenerateRow> {
   const now = iso(p.now);
+  // a deactivated organisation's accounts generate nothing (the caller refuses on `organisation_active`)
+  const ORGANISATION_ACTIVE = organisationActiveSql(sql`${p.organisationId}::int`);
   const rows = await db.prepared<GenerateRow>(
     "codes_generate",
     sql`
@@ -46,7 +49,7 @@ export async function insertCode(
       ins as (
         insert into identity_codes as ic (user_id, code_hash, created_at, expires_at)
         select ${p.userId}::int, ${p.codeHash}::text, ${now}::timestamptz, ${iso(p.expiresAt)}::timestamptz
-        from rl where rl.allowed
+        from rl where rl.allowed and ${ORGANISATION_ACTIVE}
         on conflict (code_hash) do update set
           -- a new id: the old code's status must never read as the new one's
           id = nextval(pg_get_serial_sequence('identity_codes', 'id')),
@@ -70,7 +73,7 @@ export async function insertCode(
         where (not rl.allowed and ${auditsRefusalSql(sql`rl.refused`)}) or ins.id is not null
         returning id
       )
-      select rl.allowed, rl.oldest, ins.id from rl left join ins on true`,
+      select rl.allowed, rl.oldest, ins.id, ${ORGANISATION_ACTIVE} as organisation_active from rl left join ins on true`,
   );
   const row = rows[0];
   if (!row) throw new Error("code generation statement returned no row");
@@ -136,7 +139,9 @@ const LOOK_UP = statement(
       limit 1
     ),
     c as (
-      select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.organisation_id
+      -- the owner's status reads 'deactivated' when its organisation is (features/organisations)
+      select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.organisation_id,
+        case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status
       from ic join users u on u.id = ic.user_id
     ),
     result as (
@@ -226,7 +231,8 @@ export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
     "codes_verify",
     sql`
       with matches as (
-        select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.status, u.full_name, u.email, u.organisation_id,
+        select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.full_name, u.email, u.organisation_id,
+          case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status,
           o.company_name,
           -- the website only when one of the organisation's verified sites is its host or a parent of it
           case when exists (

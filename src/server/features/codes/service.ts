@@ -1,5 +1,5 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
-import { clientInfo as callerOf } from "@server/features/users";
+import { clientInfo as callerOf, usersErrors } from "@server/features/users";
 import { hmac } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { ipNetwork48 } from "@server/lib/ip";
@@ -68,6 +68,7 @@ export async function generateWords(
       language,
     });
     if (!row.allowed) throw codesErrors.tooManyCodes(retryAfterSeconds(row.oldest, limit.windowMs, now));
+    if (!row.organisation_active) throw usersErrors.accountDeactivated();
     if (row.id !== null) return { id: row.id, words, expiresAt: expiresAt.toISOString(), language };
     // The words equal a live code: give back the hit this attempt counted and draw again.
     await deps.limits.release(limit.key, now);

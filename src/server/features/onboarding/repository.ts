@@ -69,6 +69,7 @@ export async function findLiveAccessCode(db: Executor, codeHash: string, now: Da
     .select({
       id: employeeAccessCodes.id,
       organisationId: employeeAccessCodes.organisationId,
+      createdBy: employeeAccessCodes.createdBy,
       maxUsers: employeeAccessCodes.maxUsers,
       usedCount: employeeAccessCodes.usedCount,
     })

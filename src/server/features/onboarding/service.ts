@@ -1,9 +1,14 @@
 import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
 import { sendVerificationEmail } from "@server/features/auth";
-import { findOrganisation, findOrganisationByDomain, insertOrganisation } from "@server/features/organisations";
+import {
+  findOrganisation,
+  findOrganisationByDomain,
+  insertOrganisation,
+  organisationIsActive,
+} from "@server/features/organisations";
 import { addRegistrationSites } from "@server/features/sites";
 import { ssoEnforcedFor, ssoErrors } from "@server/features/sso";
-import { findUserByEmail, hasActiveEmployer, insertUser } from "@server/features/users";
+import { findUserByEmail, findUserById, insertUser } from "@server/features/users";
 import { accessCodeHash, invitationHash } from "@server/lib/access-codes";
 import type { AuditEvent } from "@server/lib/audit";
 import { randomAccessCode } from "@server/lib/crypto";
@@ -213,15 +218,19 @@ export async function registerEmployer(deps: Deps, actor: Actor, body: RegisterE
 // ---- employee access codes ----
 
 /**
- * An employee access code that has not expired and whose organisation still has an active employer (a
- * code of a deactivated employer admits nobody), with the organisation's domain and website. It may be
- * full: compare usedCount with maxUsers.
+ * An employee access code that has not expired, whose organisation is active and whose employer (its
+ * creator, when recorded) is still active: a deactivated organisation's or employer's code admits nobody.
+ * With the organisation's domain and website. It may be full: compare usedCount with maxUsers.
  */
 async function usableAccessCode(deps: Deps, hash: string, now: Date) {
   const code = await repo.findLiveAccessCode(deps.db, hash, now);
-  if (!code || !(await hasActiveEmployer(deps.db, code.organisationId))) return undefined;
+  if (!code) return undefined;
+  const creator = code.createdBy === null ? undefined : await findUserById(deps.db, code.createdBy);
+  if (creator && creator.status !== "active") return undefined;
   const organisation = await findOrganisation(deps.db, code.organisationId);
-  return organisation ? { ...code, domain: organisation.domain, website: organisation.website } : undefined;
+  return organisation && organisationIsActive(organisation)
+    ? { ...code, domain: organisation.domain, website: organisation.website }
+    : undefined;
 }
 
 /** Checks an employee access code: the organisation's domain and website, or 400. Failures count per IP. */

@@ -3,3 +3,4 @@
 export { organisationsErrors } from "./errors";
 export * from "./repository";
 export * from "./service";
+export * from "./status";

@@ -1,6 +1,6 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
-import { findOrganisation, organisationFor } from "@server/features/organisations";
-import { employerEmails, hasActiveEmployer } from "@server/features/users";
+import { findOrganisation, organisationActive, organisationFor } from "@server/features/organisations";
+import { employerEmails } from "@server/features/users";
 import { toCsvDocument } from "@server/lib/csv";
 import { ipNetwork48 } from "@server/lib/ip";
 import { originHost, siteScope } from "@server/lib/origin";
@@ -63,9 +63,8 @@ export async function createReport(
     (input.origin !== undefined && input.origin === deps.config.publicOrigin) ||
     (owner !== null && input.origin?.startsWith("https://"))
   );
-  // An organisation without an active employer (deactivated by an admin) has nobody to read its reports:
-  // they go to the admins.
-  const organisationId = owner !== null && (await hasActiveEmployer(deps.db, owner)) ? owner : null;
+  // A deactivated organisation has nobody to read its reports: they go to the admins.
+  const organisationId = owner !== null && (await organisationActive(deps.db, owner)) ? owner : null;
   const site = originHost(input.origin);
   const stored = await repo.storeReport(
     deps.db,

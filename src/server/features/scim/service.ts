@@ -1,7 +1,12 @@
 import type { Deps } from "@server/context";
 import { deleteTokensOfUser } from "@server/features/auth";
 import { expireLiveCodesOf } from "@server/features/codes";
-import { findOrganisation, findOrganisationOwningDomain, type OrganisationRow } from "@server/features/organisations";
+import {
+  findOrganisation,
+  findOrganisationOwningDomain,
+  type OrganisationRow,
+  organisationIsActive,
+} from "@server/features/organisations";
 import * as users from "@server/features/users";
 import { randomToken, safeEqual, sha256 } from "@server/lib/crypto";
 import { hashPassword } from "@server/lib/passwords";
@@ -71,7 +76,7 @@ export async function authenticate(deps: Deps, request: ScimRequest): Promise<Sc
   else if (!row || !hashMatches) refusal = "wrong token";
   else {
     organisation = await findOrganisation(deps.db, row.organisationId);
-    if (!organisation || !(await users.hasActiveEmployer(deps.db, row.organisationId))) {
+    if (!organisationIsActive(organisation)) {
       refusal = "organisation deactivated";
     }
   }

@@ -1,5 +1,5 @@
 import type { Actor, Deps } from "@server/context";
-import { findOrganisation, findOrganisationOwningDomain } from "@server/features/organisations";
+import { findOrganisation, findOrganisationOwningDomain, organisationIsActive } from "@server/features/organisations";
 import { hasScimToken } from "@server/features/scim";
 import * as users from "@server/features/users";
 import { hmac, randomToken, sha256 } from "@server/lib/crypto";
@@ -41,7 +41,7 @@ async function connectionForEmail(deps: Deps, email: string) {
   if (!organisation) return undefined;
   const connection = await repo.findConnection(deps.db, organisation.id);
   if (!connection) return undefined;
-  if (!(await users.hasActiveEmployer(deps.db, organisation.id))) return undefined;
+  if (!organisationIsActive(organisation)) return undefined;
   return { organisation, connection, email: address };
 }
 
@@ -248,7 +248,7 @@ export async function callback(
   if (!connection || connection.issuer !== use.issuer || connection.clientId !== use.clientId)
     return refuse("not-configured", { organisationId });
   const organisation = await findOrganisation(deps.db, organisationId);
-  if (!organisation || !(await users.hasActiveEmployer(deps.db, organisationId)))
+  if (!organisation || !organisationIsActive(organisation))
     return refuse("organisation-deactivated", { organisationId });
 
   const { verifier, nonce } = attemptSecrets(deps, input.browserSecret, state);
@@ -300,9 +300,9 @@ export async function callback(
     if (owner?.id !== organisationId) return refuse("wrong-domain", { organisationId, actorEmail: weakEmail });
   }
 
-  const refusalOf = (user: users.UserRow): SsoFailureReason | null => {
+  const refusalOf = async (user: users.UserRow): Promise<SsoFailureReason | null> => {
     if (user.organisationId !== organisationId || user.role === "admin") return "no-account";
-    const refusal = users.signInRefusal(user);
+    const refusal = await users.signInRefusal(deps.db, user);
     if (!refusal) return null;
     return refusal.reason === "deactivated" ? "account-deactivated" : "account-not-active";
   };
@@ -321,7 +321,7 @@ export async function callback(
   // Afterwards: found by (iss, sub), so an e-mail changed at the provider follows.
   const linked = await users.findUserBySsoLink(deps.db, issuer, subject);
   if (linked) {
-    const refusal = refusalOf(linked);
+    const refusal = await refusalOf(linked);
     if (refusal) return refuse(refusal, { organisationId, actorId: linked.id, actorEmail: linked.email });
     return signIn(linked, "linked");
   }
@@ -331,7 +331,7 @@ export async function callback(
   if (existing) {
     // First SSO sign-in of an existing account: only through a verified `email` claim, never for another sub.
     const who = { organisationId, actorId: existing.id, actorEmail: existing.email };
-    const refusal = refusalOf(existing);
+    const refusal = await refusalOf(existing);
     if (refusal) return refuse(refusal, who);
     if (!emailVerified || weakEmail !== email)
       return refuse("email-unverified", { ...who, why: "not a verified email claim" });

@@ -1,6 +1,7 @@
 import type { SessionUser } from "@server/context";
 import type { Db, Executor } from "@server/db/client";
 import { organisationSites, organisations, sessions, ssoLinks, users } from "@server/db/schema";
+import { organisationActiveSql } from "@server/features/organisations";
 import { containsPattern } from "@server/lib/paging";
 import type { AccountRecord } from "@shared/admin";
 import type { EmployeeRecord } from "@shared/employer";
@@ -82,16 +83,6 @@ export async function employerEmails(db: Executor, organisationId: number): Prom
     .from(users)
     .where(and(eq(users.organisationId, organisationId), eq(users.role, "superuser"), eq(users.status, "active")));
   return rows.map((r) => r.email);
-}
-
-/** Whether the organisation still has an active employer (a code of a deactivated employer admits nobody). */
-export async function hasActiveEmployer(db: Executor, organisationId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.organisationId, organisationId), eq(users.role, "superuser"), eq(users.status, "active")))
-    .limit(1);
-  return row !== undefined;
 }
 
 /** The codes generated and verified by every account, added up (the admin dashboard's figures). */
@@ -234,9 +225,10 @@ export async function deactivateEmployee(db: Db, organisationId: number, id: num
 }
 
 /**
- * Deactivates a pending or active employer (superuser) and every other account of its organisation,
- * and ends all their sessions, in one statement. Returns the employer and how many accounts it
- * deactivated (the employer included), or undefined when `id` is no such employer.
+ * Deactivates an employer (superuser, whatever its status) and every other account of its organisation,
+ * and ends all their sessions and SSO links, in one statement. Returns the employer and how many accounts
+ * it deactivated (the employer included; 0 when none was left), or undefined when `id` is no employer.
+ * (The admin marks the organisation deactivated first: features/organisations.)
  */
 export async function deactivateEmployer(db: Db, id: number, now: Date) {
   const rows = await db.rows<{
@@ -249,7 +241,7 @@ export async function deactivateEmployer(db: Db, id: number, now: Date) {
     sql`
       with employer as (
         select id, email, organisation_id from ${users}
-        where id = ${id} and role = 'superuser' and status <> 'deactivated'
+        where id = ${id} and role = 'superuser'
       ), gone as (
         update ${users} u set status = 'deactivated', deactivated_at = ${now.toISOString()}::timestamptz
         from employer e
@@ -277,16 +269,35 @@ export async function deactivateEmployer(db: Db, id: number, now: Date) {
 }
 
 /**
- * Deactivates every superuser and client whose e-mail domain is exactly `domain` and ends their sessions,
- * in one statement. Admin accounts (and so the caller) are never touched. Returns the ids deactivated.
+ * Deactivates, in one statement, every superuser and client of the organisation `organisationId` (the
+ * one whose domain is `domain`, if any) whatever its e-mail and however it was created (sign-up, SCIM,
+ * JIT), and every other one whose e-mail domain is `domain` or under it (`eu.example.com`), except the
+ * accounts of another organisation whose own domain is under `domain` (an e-mail belongs to the longest
+ * matching domain). Their sessions end and their SSO links go. Admin accounts (and so the caller) are
+ * never touched. Returns the ids deactivated.
  */
-export async function deactivateDomain(db: Db, domain: string, now: Date, callerId: number): Promise<number[]> {
+export async function deactivateDomain(
+  db: Db,
+  domain: string,
+  organisationId: number | null,
+  now: Date,
+  callerId: number,
+): Promise<number[]> {
   const rows = await db.rows<{ id: number }>(sql`
       with gone as (
-        update ${users} set status = 'deactivated', deactivated_at = ${now.toISOString()}::timestamptz
-        where role in ('superuser', 'client') and status <> 'deactivated' and id <> ${callerId}
-          and regexp_replace(email, '^.*@', '') = ${domain}
-        returning id
+        update ${users} u set status = 'deactivated', deactivated_at = ${now.toISOString()}::timestamptz
+        where u.role in ('superuser', 'client') and u.status <> 'deactivated' and u.id <> ${callerId}
+          and (
+            u.organisation_id = ${organisationId}::int
+            or (
+              (regexp_replace(u.email, '^.*@', '') = ${domain}::text
+                or right(regexp_replace(u.email, '^.*@', ''), length(${domain}::text) + 1) = '.' || ${domain}::text)
+              and not exists (
+                select 1 from ${organisations} other where other.id = u.organisation_id
+                  and right(other.domain, length(${domain}::text) + 1) = '.' || ${domain}::text)
+            )
+          )
+        returning u.id
       ), ended as (
         delete from ${sessions} where user_id in (select id from gone)
       ), unlinked as (
@@ -325,6 +336,8 @@ export async function findSessionUser(
         gt(sessions.expiresAt, now),
         gt(sessions.lastSeenAt, idleSince),
         eq(users.status, "active"),
+        // a deactivated organisation's sessions in use stop at once, whatever its accounts' status
+        organisationActiveSql(sql`${users.organisationId}`),
       ),
     );
   return row;
@@ -565,6 +578,27 @@ export async function listOrganisationClients(
       ? []
       : await db.select().from(users).where(where).orderBy(asc(users.id)).limit(opts.limit).offset(opts.offset);
   return { rows, total: total?.n ?? 0 };
+}
+
+/**
+ * After an admin reactivated the organisation: its deactivated employers (superusers, not erased) wait as
+ * `pending` again, so the admin activates each one deliberately (activate-account, the pending list);
+ * its other accounts stay deactivated. Returns the ids made pending.
+ */
+export async function employersPendingAgain(db: Executor, organisationId: number): Promise<number[]> {
+  const rows = await db
+    .update(users)
+    .set({ status: "pending", deactivatedAt: null, activatedAt: null })
+    .where(
+      and(
+        eq(users.organisationId, organisationId),
+        eq(users.role, "superuser"),
+        eq(users.status, "deactivated"),
+        sql`${users.email} not like '%.invalid'`,
+      ),
+    )
+    .returning({ id: users.id });
+  return rows.map((r) => r.id);
 }
 
 /** Reactivates a deactivated client of exactly this organisation; returns it, or undefined. */

@@ -1,4 +1,6 @@
 import type { Deps } from "@server/context";
+import type { Executor } from "@server/db/client";
+import { organisationActive } from "@server/features/organisations";
 import type { HttpError } from "@server/lib/errors";
 import { usersErrors } from "./errors";
 import type { UserRow } from "./repository";
@@ -7,10 +9,15 @@ export type SignInRefusal = { reason: "deactivated" | "unverified" | "pending"; 
 
 /**
  * Why an account whose credentials were right still may not sign in, or null: one rule for every way
- * of signing in (password, e-mailed code, passkey, single sign-on). No account counts as deactivated.
+ * of signing in (password, e-mailed code, passkey, single sign-on). No account counts as deactivated, and
+ * so does an account of a deactivated organisation (features/organisations, whatever the account's status).
  */
-export function signInRefusal(user: Pick<UserRow, "status" | "emailVerifiedAt"> | undefined): SignInRefusal | null {
-  if (!user || user.status === "deactivated") return { reason: "deactivated", error: usersErrors.accountDeactivated() };
+export async function signInRefusal(
+  db: Executor,
+  user: Pick<UserRow, "status" | "emailVerifiedAt" | "organisationId"> | undefined,
+): Promise<SignInRefusal | null> {
+  if (!user || user.status === "deactivated" || !(await organisationActive(db, user.organisationId)))
+    return { reason: "deactivated", error: usersErrors.accountDeactivated() };
   if (!user.emailVerifiedAt) return { reason: "unverified", error: usersErrors.emailNotVerified() };
   if (user.status === "pending") return { reason: "pending", error: usersErrors.accountPending() };
   return null;

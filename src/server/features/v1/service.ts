@@ -16,7 +16,8 @@ const keyDetail = (key: ApiKeyCaller) => ({ apiKey: { id: key.id, name: key.name
 /**
  * `POST /api/v1/codes`: a code issued for an active employee of the key's organisation, through the codes
  * feature's own generation: the employee's 3-a-minute limit and its audit event apply, and an event
- * `api.issue-code` names the key. Anyone else (unknown, inactive, another organisation's, an admin) is 404.
+ * `api.issue-code` names the key. Anyone else (unknown, inactive, e-mail never verified, another
+ * organisation's, an admin) is 404.
  */
 export async function issueCode(
   deps: Deps,
@@ -30,7 +31,9 @@ export async function issueCode(
     !employee ||
     employee.organisationId !== key.organisationId ||
     employee.status !== "active" ||
-    employee.role === "admin"
+    employee.role === "admin" ||
+    // an address nobody proved (issue 32 L8): no code speaks for it, as for an unknown employee
+    !employee.emailVerifiedAt
   ) {
     await deps.audit.record({
       ...audit,

@@ -1,3 +1,4 @@
+import { organisationActiveSql } from "@server/features/organisations";
 import type { WEBHOOK_EVENT_NAMES } from "@shared/webhooks";
 import { type SQL, sql } from "drizzle-orm";
 
@@ -9,7 +10,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENT_NAMES)[number] | "webhook.test"
 
 /**
  * The body of a CTE that queues an event in the outbox for the endpoint of the organisation, if it has
- * one that takes the event: `from` is the CTE (or table) the event comes from, `organisationId` and
+ * one that takes the event and is active (a deactivated organisation gets no deliveries: features/
+ * organisations): `from` is the CTE (or table) the event comes from, `organisationId` and
  * `data` are expressions over it. Written in the statement of the event itself, so both commit together.
  * The body is the Standard Webhooks envelope `{type, timestamp, data}`; the `webhook-id` a fresh `msg_…`.
  */
@@ -26,7 +28,8 @@ export function queueDeliveries(p: {
       jsonb_build_object('type', ${p.type}::text, 'timestamp', ${p.now}::text, 'data', ${p.data})::text,
       ${p.now}::timestamptz, ${p.now}::timestamptz
     from ${p.from} join webhook_endpoints we on we.organisation_id = ${p.organisationId}
-    where ${p.type}::text = any(we.events) or ${p.type}::text = 'webhook.test'
+    where (${p.type}::text = any(we.events) or ${p.type}::text = 'webhook.test')
+      and ${organisationActiveSql(sql`we.organisation_id`)}
     returning id`;
 }
 

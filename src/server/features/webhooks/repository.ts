@@ -1,5 +1,6 @@
 import type { Db, Executor } from "@server/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@server/db/schema";
+import { organisationActiveSql } from "@server/features/organisations";
 import { desc, eq, sql } from "drizzle-orm";
 import { queueDeliveries, wakeWorkers } from "./outbox";
 
@@ -105,8 +106,10 @@ export async function claimDue(
   rules: ClaimRules,
 ): Promise<DueDelivery[]> {
   const at = now.toISOString();
+  // a deactivated organisation's deliveries wait (they go out only if an admin reactivates it)
   const due = sql`d.status = 'pending' and d.next_attempt_at <= ${at}::timestamptz
-    and (d.locked_until is null or d.locked_until <= ${at}::timestamptz)`;
+    and (d.locked_until is null or d.locked_until <= ${at}::timestamptz)
+    and ${organisationActiveSql(sql`d.organisation_id`)}`;
   return db.rows<DueDelivery>(sql`
     with slots as (
       select we.organisation_id,

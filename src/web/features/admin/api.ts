@@ -2,6 +2,7 @@ import type {
   AccountRecord,
   accountList,
   activeEmployersAnswer,
+  DeactivatedOrganisation,
   deactivateByDomainAnswer,
   generateEmployerCodeAnswer,
   statsAnswer,
@@ -31,6 +32,8 @@ export const adminApi = {
   activate: (id: number) => api.post<Message>(`/api/admin/activate-account/${id}`),
   deactivateEmployer: (id: number) => api.post<Message>(`/api/admin/deactivate-employer/${id}`),
   eraseAccount: (id: number) => api.post<Message>(`/api/admin/accounts/${id}/erase`),
+  deactivatedOrganisations: () => api.get<DeactivatedOrganisation[]>("/api/admin/deactivated-organisations"),
+  reactivateOrganisation: (id: number) => api.post<Message>(`/api/admin/organisations/${id}/reactivate`),
   generateEmployerCode: (email: string) =>
     api.post<z.infer<typeof generateEmployerCodeAnswer>>("/api/admin/generate-employer-access-code", { email }),
   deactivateByDomain: (domain: string) =>

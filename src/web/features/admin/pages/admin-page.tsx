@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useAdminDashboard } from "../api";
 import { ActiveEmployers } from "../components/active-employers";
 import { AuditLogSection } from "../components/audit-log";
+import { DeactivatedOrganisations } from "../components/deactivated-organisations";
 import { DomainDeactivation } from "../components/domain-deactivation";
 import { EmployerCodeForm } from "../components/employer-code-form";
 import { PendingAccounts } from "../components/pending-accounts";
@@ -47,6 +48,13 @@ export function AdminPage() {
       />
       <DomainDeactivation
         onDone={() => {
+          void dashboard.reloadAll();
+          changed();
+        }}
+      />
+      <DeactivatedOrganisations
+        refreshKey={changes}
+        onReactivated={() => {
           void dashboard.reloadAll();
           changed();
         }}

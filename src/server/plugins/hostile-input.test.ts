@@ -10,7 +10,7 @@
  */
 import { SCIM_SCHEMAS } from "@shared/scim";
 import { createEmployee, createEmployer, signInAdmin, TRUST_PROXY_ENV } from "@test/fixtures";
-import { type Browser, buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { Browser, buildTestApp, signIn, type TestApp } from "@test/helpers";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -427,5 +427,99 @@ describe("no route answers hostile text with a 5xx, echoes it, or logs it", () =
 
   it("tried every sample: each names a route that takes text", () => {
     expect([...exercised].sort()).toEqual(Object.keys(samples()).sort());
+  });
+});
+
+/** A SCIM call with the test's token (or none), as an identity provider makes it. */
+const scimCall = (url: string, token: string | null = scimToken) =>
+  t.app.inject({
+    method: "GET",
+    url,
+    headers: { "x-forwarded-for": freshIp(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+
+function expectScimError(res: LightMyRequestResponse, status: number, scimType?: string) {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.headers["content-type"]).toMatch(/^application\/scim\+json/);
+  expect(res.json()).toMatchObject({
+    schemas: [SCIM_SCHEMAS.error],
+    status: String(status),
+    ...(scimType ? { scimType } : {}),
+  });
+}
+
+describe("what real clients sent", () => {
+  it.each([
+    ["userName", "%00", "a NUL"],
+    ["userName", "\\u0000", "an escaped NUL"],
+    ["externalId", "\\u0000", "an escaped NUL"],
+    ["emails.value", "%00", "a NUL"],
+    ["emails.value", "\\u0000", "an escaped NUL"],
+  ])(
+    "GET /Users?filter=%s eq a value with %s is a SCIM 400 invalidFilter, and the log holds none of it",
+    async (attribute, nul) => {
+      const from = lines.length;
+      const email = `a${nul}b@${domain}`;
+      const res = await scimCall(`/api/scim/v2/Users?filter=${encodeURIComponent(`${attribute} eq "`)}${email}%22`);
+      expectScimError(res, 400, "invalidFilter");
+      await t.app.deps.background.idle();
+      expect(lines.slice(from).join("\n")).not.toContain(`b@${domain}`);
+    },
+  );
+
+  it("a long SCIM id: 401 without a token, then SCIM's own 404, never a 414 quoting the URL", async () => {
+    for (const id of ["1".repeat(101), "k".repeat(5000), `${"9".repeat(120)}x`]) {
+      const url = `/api/scim/v2/Users/${id}`;
+      const refused = await scimCall(url, null);
+      expectScimError(refused, 401);
+      const missing = await scimCall(url);
+      expectScimError(missing, 404);
+      for (const res of [refused, missing]) expect(res.body).not.toContain(id.slice(0, 50));
+    }
+  });
+
+  it("a long /api/v1 id: 401 without a key, then the route's own 404 {message}, never a 414 quoting the URL", async () => {
+    for (const id of ["1".repeat(101), "k".repeat(5000)]) {
+      for (const url of [`/api/v1/codes/${id}`, `/api/v1/codes/${id}/events`]) {
+        const call = (key: string | null) =>
+          t.app.inject({
+            method: "GET",
+            url,
+            headers: { "x-forwarded-for": freshIp(), ...(key ? { authorization: `Bearer ${key}` } : {}) },
+          });
+        const refused = await call(null);
+        expect(refused.statusCode, refused.body).toBe(401);
+        const missing = await call(apiKey);
+        expect(missing.statusCode, missing.body).toBe(404);
+        for (const res of [refused, missing]) {
+          expect(typeof res.json().message).toBe("string");
+          expect(res.body).not.toContain(id.slice(0, 50));
+        }
+      }
+    }
+  });
+
+  it("a path that does not decode is a 400 that does not quote it, in SCIM's shape under /api/scim/v2", async () => {
+    const scim = await scimCall("/api/scim/v2/Users/%E0%A4%Azq9");
+    expectScimError(scim, 400);
+    expect(scim.body).not.toContain("zq9");
+    const other = await t.app.inject({ method: "GET", url: "/api/v1/codes/%zzq9" });
+    expect(other.statusCode).toBe(400);
+    expect(typeof other.json().message).toBe("string");
+    expect(other.body).not.toContain("zq9");
+  });
+
+  it("a NUL in a header that reaches the database (User-Agent) is a 400, and the log keeps none of it", async () => {
+    const from = lines.length;
+    const agent = "Mozilla/5.0 zq9\u0000agent";
+    const res = await new Browser(t.app, freshIp(), t.config.publicOrigin).post(
+      "/api/auth/login",
+      { email: victimEmail, password: "Wrong-Password-1!" },
+      { "user-agent": agent },
+    );
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().code).toBe("unstorable_text");
+    await t.app.deps.background.idle();
+    for (const form of forms(agent)) expect(lines.slice(from).join("\n")).not.toContain(form);
   });
 });

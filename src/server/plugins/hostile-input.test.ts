@@ -10,7 +10,8 @@
  */
 import { SCIM_SCHEMAS } from "@shared/scim";
 import { createEmployee, createEmployer, signInAdmin, TRUST_PROXY_ENV } from "@test/fixtures";
-import { Browser, buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { sql } from "drizzle-orm";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -521,5 +522,24 @@ describe("what real clients sent", () => {
     expect(res.json().code).toBe("unstorable_text");
     await t.app.deps.background.idle();
     for (const form of forms(agent)) expect(lines.slice(from).join("\n")).not.toContain(form);
+  });
+});
+
+describe("an error line holds nothing a client sent", () => {
+  it("a database error keeps its SQLSTATE and constraint, never the query's parameters or the values it quotes", async () => {
+    const email = `zq9-taken.${Date.now()}@example.com`;
+    await createUser(t, { email });
+    const duplicate = await createUser(t, { email }).catch((e: unknown) => e);
+    const notANumber = await t.database.db.execute(sql`select ${"zq9-not-a-number"}::int`).catch((e: unknown) => e);
+    expect(duplicate).toBeInstanceOf(Error);
+    expect(notANumber).toBeInstanceOf(Error);
+    const from = lines.length;
+    t.app.log.error({ err: duplicate }, "unhandled error");
+    t.app.log.error({ err: notANumber }, "unhandled error");
+    const log = lines.slice(from).join("\n");
+    expect(log).toContain("23505");
+    expect(log).toContain("22P02");
+    expect(log).toContain("users_email");
+    expect(log).not.toContain("zq9");
   });
 });

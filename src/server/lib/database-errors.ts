@@ -47,7 +47,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /** The SQLSTATE of a database error, or of the first error it wraps that has one. */
-function sqlState(err: unknown): string | undefined {
+export function sqlState(err: unknown): string | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;

@@ -1,4 +1,4 @@
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, refusedInput } from "@server/lib/database-errors";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, refusedInput, sqlState } from "@server/lib/database-errors";
 import { HttpError } from "@server/lib/errors";
 import { routedPath } from "@server/lib/request-path";
 import { ERROR_CODES } from "@shared/error-codes";
@@ -48,7 +48,7 @@ export default fp(
       const refused = refusedInput(err);
       if (refused) {
         // the SQLSTATE alone: the database's message may quote the value
-        if (!(err instanceof HttpError)) request.log.warn({ sqlState: err.code }, "value refused by the database");
+        if (!(err instanceof HttpError)) request.log.warn({ sqlState: sqlState(err) }, "value refused by the database");
         return reply.code(400).send({ message: refused.message, code: refused.code });
       }
       const answer = clientError(err);

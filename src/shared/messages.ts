@@ -68,7 +68,7 @@ export const MESSAGES = {
   unstorableText:
     "The request holds a character that cannot be stored (a NUL character or half of a surrogate pair): remove it and try again.",
   refusedValue: "The request holds a value that cannot be stored. Check the values sent and try again.",
-  badUrl: "The address of the request is not valid (a broken percent-encoding).",
+  badUrl: "The address of the request is not valid (a broken percent-encoding?).",
   codeNotVerified: LOOKUP_TEXT.notVerified,
   // web app: the login page's notices after an e-mail verification link
   emailVerified: "Your email is verified. You can now log in.",

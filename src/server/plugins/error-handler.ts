@@ -65,20 +65,24 @@ export default fp(
 );
 
 /**
- * Fastify's errors before a route is matched (the server option `frameworkErrors`): a path whose
- * percent-encoding does not decode. Its default answer quotes the path; this one names the fault only, in
+ * Fastify's errors before a route is matched (the server option `frameworkErrors`), all about the URL:
+ * a path whose percent-encoding does not decode. Its default answer quotes the path; this one names the fault only, in
  * the SCIM error schema under /api/scim/v2 (identity providers read nothing else). No route's parameter
  * is too long to be routed (`maxParamLength` in app.ts): a long id reaches its route's own checks.
  */
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const status = err.code === "FST_ERR_BAD_URL" ? 400 : (err.statusCode ?? 400);
-  const message = err.code === "FST_ERR_BAD_URL" ? MESSAGES.badUrl : MESSAGES.notFound;
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   const path = routedPath(request);
   if (path === SCIM_PATH || path.startsWith(`${SCIM_PATH}/`)) {
     return reply
       .code(status)
       .type("application/scim+json; charset=utf-8")
-      .send({ schemas: [SCIM_SCHEMAS.error], status: String(status), scimType: "invalidValue", detail: message });
+      .send({
+        schemas: [SCIM_SCHEMAS.error],
+        status: String(status),
+        scimType: "invalidValue",
+        detail: MESSAGES.badUrl,
+      });
   }
-  return reply.code(status).send({ message, code: ERROR_CODES.badRequest });
+  return reply.code(status).send({ message: MESSAGES.badUrl, code: ERROR_CODES.badRequest });
 }

@@ -408,6 +408,8 @@ describe("no route answers hostile text with a 5xx, echoes it, or logs it", () =
     for (const field of fields) {
       const base = String(getAt(sample[field.part], field.path) ?? "plain");
       for (const variant of VARIANTS) {
+        // A URL cannot carry a lone surrogate (its bytes decode to U+FFFD): one of the two is enough there.
+        if (field.part !== "body" && variant.name === "lone low surrogate") continue;
         const value = variant.make(base);
         sent.push(value);
         const request = {
@@ -417,7 +419,6 @@ describe("no route answers hostile text with a 5xx, echoes it, or logs it", () =
           [field.part]: setAt(sample[field.part] ?? {}, field.path, value),
         } as Required<Pick<Sample, Part>>;
         const what = `${variant.name} in ${field.part}.${field.path.join(".")}`;
-        // A URL cannot carry a lone surrogate: its bytes decode to U+FFFD, ordinary text.
         const unstorable = variant.unstorable && (field.part === "body" || variant.name === "nul");
         expectSafeAnswer(await send(route.method, route.url, sample, request), route.url, what, value, unstorable);
       }

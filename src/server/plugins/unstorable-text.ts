@@ -37,12 +37,13 @@ export const unstorableText = () => new HttpError(400, ERROR_CODES.unstorableTex
  * One check in the request pipeline, for every route: a request whose body, query, path parameters or
  * headers hold a NUL or a lone surrogate gets a 400 before any handler sees it, so that no such value
  * reaches the database (where a NUL is an error and a lone surrogate silently becomes U+FFFD), whatever
- * the route's schema says. It runs after the body is parsed and before validation; a route's own
- * authentication in onRequest (SCIM, /api/v1) still answers first.
+ * the route's schema says. It runs after authentication (onRequest, a route's guards) and validation, so
+ * a 401 or a schema's own message about a field comes first, and before the route's own preHandlers and
+ * its handler.
  */
 export default fp(
   async (app) => {
-    app.addHook("preValidation", async (request) => {
+    app.addHook("preHandler", async (request) => {
       if (
         holdsUnstorableText(request.params) ||
         holdsUnstorableText(request.query) ||

@@ -40,7 +40,7 @@ function scimErrorHandler(err: FastifyError, request: FastifyRequest, reply: Fas
   reply.type(SCIM_JSON);
   const refused = refusedInput(err);
   if (refused) {
-    // a NUL or lone surrogate in the request, or a value the database refused: in a list, the filter's
+    // a NUL or lone surrogate in the request, or a value the database refused (in a list: the filter's)
     const scimType =
       request.method === "GET" && request.routeOptions.url?.endsWith("/Users") ? "invalidFilter" : "invalidValue";
     return reply.code(400).send(scimError(400, refused.message, scimType));

@@ -222,7 +222,7 @@ function percent(s: string): string {
 
 /** The forms a value could take in a log line or an answer: as it is, JSON-escaped, percent-encoded. */
 function forms(value: string): string[] {
-  const probe = value.length > 1000 ? value.slice(0, 1000) : value;
+  const probe = value.length > 200 ? value.slice(0, 200) : value;
   return [...new Set([probe, JSON.stringify(probe).slice(1, -1), percent(probe)])];
 }
 

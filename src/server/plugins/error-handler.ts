@@ -48,7 +48,7 @@ export default fp(
       const refused = refusedInput(err);
       if (refused) {
         // the SQLSTATE alone: the database's message may quote the value
-        if (!(err instanceof HttpError)) request.log.warn({ sqlState: sqlState(err) }, "value refused by the database");
+        request.log.warn({ sqlState: sqlState(err) }, "value refused by the database");
         return reply.code(400).send({ message: refused.message, code: refused.code });
       }
       const answer = clientError(err);
@@ -66,9 +66,9 @@ export default fp(
 
 /**
  * Fastify's errors before a route is matched (the server option `frameworkErrors`), all about the URL:
- * a path whose percent-encoding does not decode. Its default answer quotes the path; this one names the fault only, in
- * the SCIM error schema under /api/scim/v2 (identity providers read nothing else). No route's parameter
- * is too long to be routed (`maxParamLength` in app.ts): a long id reaches its route's own checks.
+ * a path whose percent-encoding does not decode. Its default answer quotes the path; this one names the
+ * fault only, in the SCIM error schema under /api/scim/v2 (identity providers read nothing else). No
+ * route's parameter is too long to be routed (`maxParamLength` in app.ts): a long id reaches its route.
  */
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;

@@ -7,7 +7,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import { FEATURES } from "./features";
 import { loggerOptions } from "./lib/logger";
 import deps, { type DepsOptions } from "./plugins/deps";
-import errorHandler from "./plugins/error-handler";
+import errorHandler, { frameworkErrors } from "./plugins/error-handler";
 import health from "./plugins/health";
 import metrics from "./plugins/metrics";
 import openapi from "./plugins/openapi";
@@ -15,6 +15,7 @@ import requestId, { requestIdServerOptions } from "./plugins/request-id";
 import routeTable from "./plugins/route-table";
 import securityHeaders from "./plugins/security-headers";
 import staticFiles from "./plugins/static";
+import unstorableText from "./plugins/unstorable-text";
 import type { App } from "./types";
 
 export const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/web");
@@ -39,6 +40,11 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
     logger: logger ?? loggerOptions(config),
     ...requestIdServerOptions,
     bodyLimit: MAX_BODY_BYTES,
+    // No limit on a path parameter's length (Fastify's 100 answered a 414 quoting the URL, before any
+    // route's authentication): a long id reaches its route, which answers 401 or its own 404. Node's
+    // header limit (16 KB) still bounds the request line.
+    routerOptions: { maxParamLength: Number.MAX_SAFE_INTEGER },
+    frameworkErrors,
     // A hop count trusts that many proxies nearest to the server, whatever their addresses.
     trustProxy:
       typeof config.trustProxy === "number"
@@ -57,6 +63,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   await app.register(deps, opts);
   await app.register(routeTable);
   await app.register(errorHandler);
+  await app.register(unstorableText);
   await app.register(requestId);
   await app.register(metrics, { pool: opts.database.pool });
   await app.register(health);

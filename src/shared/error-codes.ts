@@ -22,6 +22,10 @@ export const ERROR_CODES = {
   bodyTooLarge: "body_too_large",
   unsupportedMediaType: "unsupported_media_type",
   badRequest: "bad_request",
+  /** The body, query, path or a header holds text no database stores (a NUL, a lone surrogate). */
+  unstorableText: "unstorable_text",
+  /** The database refused a value of the request (text that is no number, a number out of range…). */
+  refusedValue: "refused_value",
   notFound: "not_found",
   conflict: "conflict",
   /** A dependency (database, mail) is down; trying again later may work. */

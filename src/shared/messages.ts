@@ -65,6 +65,10 @@ export const MESSAGES = {
   bodyTooLarge: "The request body is too large (1 MB at most).",
   unsupportedMediaType: "Send the request body as application/json.",
   internalError: "Something went wrong on our side. Please try again.",
+  unstorableText:
+    "The request holds a character that cannot be stored (a NUL character or half of a surrogate pair): remove it and try again.",
+  refusedValue: "The request holds a value that cannot be stored. Check the values sent and try again.",
+  badUrl: "The address of the request is not valid (a broken percent-encoding?).",
   codeNotVerified: LOOKUP_TEXT.notVerified,
   // web app: the login page's notices after an e-mail verification link
   emailVerified: "Your email is verified. You can now log in.",

@@ -35,6 +35,17 @@ export const organisationQuery = z.object({ organisationId: organisationIdParam.
 /** `:id` of a record. */
 export const idParams = z.object({ id: idSchema() });
 
+/**
+ * `:id` of a record an integration looks up (/api/v1): any text, and one that is no record's id (too long,
+ * not a number) becomes 0, which names no record, so the route answers its own 404 rather than a 400.
+ */
+export const lookupIdParams = z.object({
+  id: z
+    .string()
+    .describe("the record's id")
+    .transform((text) => idSchema().safeParse(text).data ?? 0),
+});
+
 /** `?q=&page=`: when either is given, list endpoints answer one page instead of the whole array. */
 export const listQuery = z.object({
   q: z.string().trim().max(200, "The search text is too long.").optional(),

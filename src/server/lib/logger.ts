@@ -1,5 +1,6 @@
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 import type { Config } from "../config";
+import { loggableError } from "./database-errors";
 
 /**
  * Query parameters whose values are secrets (tokens, codes, passwords) or personal (e-mail), and the
@@ -9,16 +10,37 @@ const SECRET_PARAM = /token|code|secret|password|key|signature|state|email/i;
 /** Query parameters that carry personal data (a SCIM `filter` names an e-mail) and never reach a log either. */
 const PERSONAL_PARAM = /^filter$/i;
 
-/** A request target with the values of secret-bearing query parameters replaced by "[redacted]". */
+/**
+ * What a log keeps of a path segment or a query value as sent: short, printable ASCII with no escapes
+ * (an id, a page number, a page's path). Anything else (percent-escapes, non-ASCII, long text) could be
+ * whatever a client sent, and is logged as "[redacted]".
+ */
+const PLAIN = /^[A-Za-z0-9._~!$&'()*+,;=:@-]{0,64}$/;
+/** The same for a query value, which may also hold slashes (`iss=https://…`). */
+const PLAIN_VALUE = /^[A-Za-z0-9._~!$&'()*+,;=:@/-]{0,64}$/;
+const REDACTED = "[redacted]";
+
+/**
+ * A request target fit for a log: the values of secret-bearing or personal query parameters replaced by
+ * "[redacted]", and so is any path segment, query name or value that is not plain (see PLAIN).
+ */
 export function redactUrl(url: string): string {
   const q = url.indexOf("?");
-  if (q < 0) return url;
-  const params = new URLSearchParams(url.slice(q + 1));
-  for (const name of new Set(params.keys())) {
-    if (SECRET_PARAM.test(name) || PERSONAL_PARAM.test(name)) params.set(name, "[redacted]");
-  }
-  return `${url.slice(0, q)}?${params.toString().replace(/%5Bredacted%5D/g, "[redacted]")}`;
+  const path = (q < 0 ? url : url.slice(0, q))
+    .split("/")
+    .map((segment) => (PLAIN.test(segment) ? segment : REDACTED))
+    .join("/");
+  if (q < 0) return path;
+  const query = [...new URLSearchParams(url.slice(q + 1))].map(([name, value]) => {
+    if (!PLAIN.test(name)) return `${REDACTED}=${REDACTED}`;
+    const hidden = SECRET_PARAM.test(name) || PERSONAL_PARAM.test(name) || !PLAIN_VALUE.test(value);
+    return `${name}=${hidden ? REDACTED : encodeURIComponent(value)}`;
+  });
+  return `${path}?${query.join("&")}`;
 }
+
+/** A User-Agent fit for a log: printable ASCII, 200 characters at most. */
+const loggableUserAgent = (ua: string | undefined) => ua?.replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
 
 /** What a request log line tells about the request: never its cookies, authorization or secret query values. */
 function requestFields(req: FastifyRequest) {
@@ -26,7 +48,7 @@ function requestFields(req: FastifyRequest) {
     method: req.method,
     url: redactUrl(req.url),
     remoteAddress: req.ip,
-    userAgent: req.headers["user-agent"],
+    userAgent: loggableUserAgent(req.headers["user-agent"]),
   };
 }
 
@@ -55,7 +77,8 @@ export function loggerOptions(
       ],
       censor: "[redacted]",
     },
-    serializers: { req: requestFields },
+    // every `log.x({err})`: no query parameters, quoted values or driver details (lib/database-errors.ts)
+    serializers: { req: requestFields, err: loggableError },
     ...(pretty
       ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" } } }
       : {}),

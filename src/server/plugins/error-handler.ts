@@ -1,8 +1,10 @@
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@server/lib/database-errors";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, refusedInput, sqlState } from "@server/lib/database-errors";
 import { HttpError } from "@server/lib/errors";
+import { routedPath } from "@server/lib/request-path";
 import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
-import type { FastifyError } from "fastify";
+import { SCIM_PATH, SCIM_SCHEMAS } from "@shared/scim";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
@@ -43,6 +45,12 @@ export default fp(
       if (err instanceof HttpError) {
         return reply.code(err.statusCode).headers(err.headers).send({ message: err.message, code: err.code });
       }
+      const refused = refusedInput(err);
+      if (refused) {
+        // the SQLSTATE alone: the database's message may quote the value
+        request.log.warn({ sqlState: sqlState(err) }, "value refused by the database");
+        return reply.code(400).send({ message: refused.message, code: refused.code });
+      }
       const answer = clientError(err);
       if (answer) return reply.code(answer.status).send({ message: answer.message, code: answer.code });
       if (isDatabaseUnavailable(err)) {
@@ -55,3 +63,26 @@ export default fp(
   },
   { name: "error-handler" },
 );
+
+/**
+ * Fastify's errors before a route is matched (the server option `frameworkErrors`), all about the URL:
+ * a path whose percent-encoding does not decode. Its default answer quotes the path; this one names the
+ * fault only, in the SCIM error schema under /api/scim/v2 (identity providers read nothing else). No
+ * route's parameter is too long to be routed (`maxParamLength` in app.ts): a long id reaches its route.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const path = routedPath(request);
+  if (path === SCIM_PATH || path.startsWith(`${SCIM_PATH}/`)) {
+    return reply
+      .code(status)
+      .type("application/scim+json; charset=utf-8")
+      .send({
+        schemas: [SCIM_SCHEMAS.error],
+        status: String(status),
+        scimType: "invalidValue",
+        detail: MESSAGES.badUrl,
+      });
+  }
+  return reply.code(status).send({ message: MESSAGES.badUrl, code: ERROR_CODES.badRequest });
+}

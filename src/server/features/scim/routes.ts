@@ -1,5 +1,5 @@
 import { anonymousLimit } from "@server/lib/anonymous-access";
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@server/lib/database-errors";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, refusedInput } from "@server/lib/database-errors";
 import { HttpError } from "@server/lib/errors";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
@@ -39,6 +39,13 @@ function scimError(status: number, detail: string, scimType?: string) {
 /** Every failure under /api/scim/v2, answered in the SCIM error schema; 5xx details stay in the log. */
 function scimErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.type(SCIM_JSON);
+  const refused = refusedInput(err);
+  if (refused) {
+    // a NUL or lone surrogate in the request, or a value the database refused (in a list: the filter's)
+    const scimType =
+      request.method === "GET" && request.routeOptions.url?.endsWith("/Users") ? "invalidFilter" : "invalidValue";
+    return reply.code(400).send(scimError(400, refused.message, scimType));
+  }
   if (err instanceof HttpError) {
     return reply
       .code(err.statusCode)

@@ -14,7 +14,7 @@ import {
   v1CodeBody,
   v1CodeStatus,
 } from "@shared/api-keys";
-import { idParams } from "@shared/paging";
+import { lookupIdParams } from "@shared/paging";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import * as v1 from "./service";
@@ -85,7 +85,7 @@ export default async function v1Routes(app: App) {
       schema: {
         summary: "A code's status (scope codes:read)",
         security,
-        params: idParams,
+        params: lookupIdParams,
         response: { 200: v1CodeStatus, 400: errorAnswer, 404: errorAnswer, ...refusals },
       },
     },
@@ -104,7 +104,7 @@ export default async function v1Routes(app: App) {
         description:
           "`text/event-stream`: the state now (`live`, or `verified`/`expired` and the end), then `verified` the moment a customer verifies the code, or `expired` at expiry. Each event's data is the JSON of GET /api/v1/codes/{id}.",
         security,
-        params: idParams,
+        params: lookupIdParams,
         response: {
           200: z.string().meta({
             description: "text/event-stream",

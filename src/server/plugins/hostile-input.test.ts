@@ -141,6 +141,10 @@ function samples(): Record<string, Sample> {
     },
     "GET /api/auth/sso/discover": { as: "none", query: { email: `kate@${domain}` } },
     "GET /api/auth/sso/start": { as: "none", query: { email: `kate@${domain}` } },
+    "POST /api/auth/sso/start": { as: "none", body: { email: `kate@${domain}` } },
+    "POST /api/admin/organisations/:id/reactivate": { as: "admin", params: { id: NO_ID } },
+    "GET /api/scim/v2/ResourceTypes/:id": { as: "scim", params: { id: "User" } },
+    "GET /api/scim/v2/Schemas/:id": { as: "scim", params: { id: SCIM_SCHEMAS.user } },
     "GET /api/auth/sso/callback": {
       as: "none",
       query: { code: "made-up", state: "made-up", error: "access_denied", error_description: "no", iss: "https://k" },

@@ -1,3 +1,4 @@
+import { holdsUnstorableText } from "@server/plugins/unstorable-text";
 import { SCIM_LIMITS, SCIM_SCHEMAS } from "@shared/scim";
 import { isAsciiEmailText, nameSchema, normaliseEmail } from "@shared/validation";
 import { scimErrors } from "./errors";
@@ -148,7 +149,7 @@ function attributeList(text: string | undefined, parameter: string): [string, st
     if (path === "") continue;
     const { urn, rest } = splitUrn(path);
     if ((urn !== null && !URN.test(urn)) || !new RegExp(`^${ATTR_PATH}$`).test(rest)) {
-      throw scimErrors.invalidValue(`${parameter}: "${path.slice(0, 80)}" is not an attribute name.`);
+      throw scimErrors.invalidValue(`${parameter} names something that is not an attribute.`);
     }
     if (urn !== null && urn.toLowerCase() !== SCIM_SCHEMAS.user.toLowerCase()) continue;
     const [a, sub] = rest.toLowerCase().split(".") as [string, string?];
@@ -269,6 +270,8 @@ export function parseFilter(text: string | undefined): Filter | null {
   } catch {
     throw scimErrors.invalidFilter("The filter's value is not a valid string.");
   }
+  // A NUL or a lone surrogate written as \u escapes decodes only here: no account holds one.
+  if (holdsUnstorableText(value)) throw scimErrors.invalidFilter("The filter's value is not a valid string.");
   const attribute = isWellFormedPath(match[1].trim()) ? attributeOf(match[1].trim()) : null;
   if (attribute === "userName" || attribute === "email") return { attribute: "userName", value };
   if (attribute === "externalId") return { attribute: "externalId", value };

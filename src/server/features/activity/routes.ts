@@ -10,6 +10,8 @@ export default async function activityRoutes(app: App) {
     {
       preValidation: requireRole("superuser", "admin"),
       schema: {
+        operationId: "getActivity",
+        summary: "The organisation's last 30 days, per day",
         querystring: organisationQuery,
         response: { 200: activityAnswer },
       },

@@ -22,19 +22,43 @@ export default async function adminRoutes(app: App) {
   const adminOnly = requireRole("admin");
   const idAction = { params: idParams, response: { 200: messageAnswer } };
 
-  app.get("/admin/stats", { preValidation: adminOnly, schema: { response: { 200: statsAnswer } } }, async () =>
-    admin.stats(app.deps),
+  app.get(
+    "/admin/stats",
+    {
+      preValidation: adminOnly,
+      schema: {
+        operationId: "getAdminStats",
+        summary: "Codes generated and verified, in all",
+        response: { 200: statsAnswer },
+      },
+    },
+    async () => admin.stats(app.deps),
   );
 
   app.get(
     "/admin/pending-accounts",
-    { preValidation: adminOnly, schema: { response: { 200: accountList } } },
+    {
+      preValidation: adminOnly,
+      schema: {
+        operationId: "listPendingAccounts",
+        summary: "Employer accounts awaiting activation",
+        response: { 200: accountList },
+      },
+    },
     async () => admin.pendingAccounts(app.deps),
   );
 
   app.get(
     "/admin/active-employers",
-    { preValidation: adminOnly, schema: { querystring: listQuery, response: { 200: activeEmployersAnswer } } },
+    {
+      preValidation: adminOnly,
+      schema: {
+        operationId: "listActiveEmployers",
+        summary: "Active employer accounts",
+        querystring: listQuery,
+        response: { 200: activeEmployersAnswer },
+      },
+    },
     async (request) => admin.activeEmployers(app.deps, request.query),
   );
 
@@ -42,14 +66,22 @@ export default async function adminRoutes(app: App) {
     "/admin/generate-employer-access-code",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.inviteEmployer, "admin"),
-      schema: { body: generateEmployerCodeBody, response: { 200: generateEmployerCodeAnswer } },
+      schema: {
+        operationId: "inviteEmployer",
+        summary: "Invite an employer (e-mails an invitation code)",
+        body: generateEmployerCodeBody,
+        response: { 200: generateEmployerCodeAnswer },
+      },
     },
     async (request) => inviteEmployer(app.deps, request.actor, request.body),
   );
 
   app.post(
     "/admin/activate-account/:id",
-    { preValidation: requireRoleAudited(AUDIT_ACTIONS.activateAccount, "admin"), schema: idAction },
+    {
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.activateAccount, "admin"),
+      schema: { ...idAction, operationId: "activateAccount", summary: "Activate a pending employer account" },
+    },
     async (request) => admin.activateAccount(app.deps, request.actor, request.params),
   );
 
@@ -57,7 +89,12 @@ export default async function adminRoutes(app: App) {
     "/admin/deactivate-employer/:id",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.deactivateEmployer, "admin"),
-      schema: { params: idParams, response: { 200: deactivationAnswer } },
+      schema: {
+        operationId: "deactivateEmployer",
+        summary: "Deactivate an employer and their organisation",
+        params: idParams,
+        response: { 200: deactivationAnswer },
+      },
     },
     async (request) => admin.deactivateEmployer(app.deps, request.actor, request.params),
   );
@@ -66,14 +103,22 @@ export default async function adminRoutes(app: App) {
     "/admin/deactivate-by-domain",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.deactivateByDomain, "admin"),
-      schema: { body: deactivateByDomainBody, response: { 200: deactivateByDomainAnswer } },
+      schema: {
+        operationId: "deactivateByDomain",
+        summary: "Deactivate the organisation of an e-mail domain",
+        body: deactivateByDomainBody,
+        response: { 200: deactivateByDomainAnswer },
+      },
     },
     async (request) => admin.deactivateByDomain(app.deps, request.actor, request.body),
   );
 
   app.post(
     "/admin/accounts/:id/erase",
-    { preValidation: requireRoleAudited(AUDIT_ACTIONS.eraseAccount, "admin"), schema: idAction },
+    {
+      preValidation: requireRoleAudited(AUDIT_ACTIONS.eraseAccount, "admin"),
+      schema: { ...idAction, operationId: "eraseAccount", summary: "Erase an account's personal data" },
+    },
     async (request) => eraseAccount(app.deps, request.actor, request.params),
   );
 }

@@ -10,7 +10,12 @@ export default async function alertsRoutes(app: App) {
     "/employer/alerts",
     {
       preValidation: requireRole("superuser", "admin"),
-      schema: { querystring: organisationQuery, response: { 200: alertsAnswer } },
+      schema: {
+        operationId: "getAlerts",
+        summary: "The alert settings and recent alerts",
+        querystring: organisationQuery,
+        response: { 200: alertsAnswer },
+      },
     },
     async (request) => alerts.alertsOf(app.deps, request.actor, request.query),
   );
@@ -19,7 +24,12 @@ export default async function alertsRoutes(app: App) {
     "/employer/alerts",
     {
       preValidation: requireRole("superuser"),
-      schema: { body: alertSettingsBody, response: { 200: alertsAnswer } },
+      schema: {
+        operationId: "updateAlerts",
+        summary: "Change the alert settings",
+        body: alertSettingsBody,
+        response: { 200: alertsAnswer },
+      },
     },
     async (request) => alerts.saveAlertSettings(app.deps, request.actor, request.body),
   );

@@ -113,16 +113,32 @@ async function scimApi(app: App) {
 
   app.get(
     "/ServiceProviderConfig",
-    { config, schema: { summary: "What this SCIM service supports", response: { 200: scimDocument } } },
+    {
+      config,
+      schema: {
+        operationId: "scimGetServiceProviderConfig",
+        summary: "What this SCIM service supports",
+        response: { 200: scimDocument },
+      },
+    },
     async () => serviceProviderConfig(publicUrl),
   );
   app.get(
     "/ResourceTypes",
-    { config, schema: { summary: "The resource types (User)", response: { 200: scimDocument } } },
+    {
+      config,
+      schema: {
+        operationId: "scimListResourceTypes",
+        summary: "The resource types (User)",
+        response: { 200: scimDocument },
+      },
+    },
     async () => resourceTypes(publicUrl),
   );
-  app.get("/Schemas", { config, schema: { summary: "The User schema", response: { 200: scimDocument } } }, async () =>
-    schemas(publicUrl),
+  app.get(
+    "/Schemas",
+    { config, schema: { operationId: "scimListSchemas", summary: "The User schema", response: { 200: scimDocument } } },
+    async () => schemas(publicUrl),
   );
 
   app.get(
@@ -130,6 +146,7 @@ async function scimApi(app: App) {
     {
       config,
       schema: {
+        operationId: "scimListUsers",
         summary: 'The organisation\'s employees; filter=userName eq "…" or externalId eq "…", startIndex, count',
         querystring: scimListQuery,
         response: { 200: scimListAnswer, ...errors },
@@ -142,7 +159,12 @@ async function scimApi(app: App) {
     "/Users",
     {
       config,
-      schema: { summary: "Create an employee", body: scimUserBody, response: { 201: scimUser, ...errors } },
+      schema: {
+        operationId: "scimCreateUser",
+        summary: "Create an employee",
+        body: scimUserBody,
+        response: { 201: scimUser, ...errors },
+      },
     },
     async (request, reply) => {
       const user = await scim.createUser(app.deps, clientOf(request), request.body);
@@ -152,7 +174,15 @@ async function scimApi(app: App) {
 
   app.get(
     "/Users/:id",
-    { config, schema: { summary: "One employee", params: idParams, response: { 200: scimUser, ...errors } } },
+    {
+      config,
+      schema: {
+        operationId: "scimGetUser",
+        summary: "One employee",
+        params: idParams,
+        response: { 200: scimUser, ...errors },
+      },
+    },
     async (request) => scim.getUser(app.deps, clientOf(request), request.params.id),
   );
 
@@ -161,6 +191,7 @@ async function scimApi(app: App) {
     {
       config,
       schema: {
+        operationId: "scimReplaceUser",
         summary: "Replace an employee (active: false deactivates)",
         params: idParams,
         body: scimUserBody,
@@ -175,6 +206,7 @@ async function scimApi(app: App) {
     {
       config,
       schema: {
+        operationId: "scimPatchUser",
         summary: "Change an employee: add, replace, remove (active: false deactivates)",
         params: idParams,
         body: scimPatchBody,
@@ -189,6 +221,7 @@ async function scimApi(app: App) {
     {
       config,
       schema: {
+        operationId: "scimDeleteUser",
         summary: "Deactivate an employee and free their userName",
         params: idParams,
         response: { 204: z.null().describe("Deleted"), ...errors },
@@ -210,7 +243,14 @@ async function scimApi(app: App) {
 export default async function scimRoutes(app: App) {
   app.get(
     "/employer/scim",
-    { preValidation: requireRole("superuser"), schema: { response: { 200: scimStatusAnswer } } },
+    {
+      preValidation: requireRole("superuser"),
+      schema: {
+        operationId: "getScimStatus",
+        summary: "The SCIM base URL and token status",
+        response: { 200: scimStatusAnswer },
+      },
+    },
     async (request) => scimStatus(app.deps, request.actor),
   );
 
@@ -218,7 +258,11 @@ export default async function scimRoutes(app: App) {
     "/employer/scim-token",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.createScimToken, "superuser"),
-      schema: { response: { 201: scimTokenAnswer } },
+      schema: {
+        operationId: "createScimToken",
+        summary: "Create the SCIM token (answers it once)",
+        response: { 201: scimTokenAnswer },
+      },
     },
     async (request, reply) =>
       reply.code(201).send(await createScimToken(app.deps, request.actor, { sessionHash: request.sessionHash })),
@@ -228,7 +272,7 @@ export default async function scimRoutes(app: App) {
     "/employer/scim-token",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.revokeScimToken, "superuser"),
-      schema: { response: { 200: messageAnswer } },
+      schema: { operationId: "revokeScimToken", summary: "Revoke the SCIM token", response: { 200: messageAnswer } },
     },
     async (request) => revokeScimToken(app.deps, request.actor),
   );

@@ -49,7 +49,12 @@ export default async function ssoRoutes(app: App) {
     "/employer/sso",
     {
       preValidation: requireRole("superuser", "admin"),
-      schema: { querystring: ssoOrganisationQuery, response: { 200: ssoAnswer } },
+      schema: {
+        operationId: "getSso",
+        summary: "The organisation's single sign-on connection",
+        querystring: ssoOrganisationQuery,
+        response: { 200: ssoAnswer },
+      },
     },
     async (request) => getConnection(app.deps, request.actor, request.query),
   );
@@ -58,7 +63,12 @@ export default async function ssoRoutes(app: App) {
     "/employer/sso",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.saveSso, "superuser"),
-      schema: { body: ssoBody, response: { 200: ssoAnswer.unwrap() } },
+      schema: {
+        operationId: "saveSso",
+        summary: "Set the single sign-on connection",
+        body: ssoBody,
+        response: { 200: ssoAnswer.unwrap() },
+      },
     },
     async (request) => saveConnection(app.deps, request.actor, { ...request.body, sessionHash: request.sessionHash }),
   );
@@ -67,7 +77,11 @@ export default async function ssoRoutes(app: App) {
     "/employer/sso",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.removeSso, "superuser"),
-      schema: { response: { 200: messageAnswer } },
+      schema: {
+        operationId: "removeSso",
+        summary: "Remove the single sign-on connection",
+        response: { 200: messageAnswer },
+      },
     },
     async (request) => removeConnection(app.deps, request.actor, { sessionHash: request.sessionHash }),
   );
@@ -76,7 +90,12 @@ export default async function ssoRoutes(app: App) {
     "/auth/sso/discover",
     {
       config: { anonymous: anonymousLimit(SSO.discoverPerIp) },
-      schema: { querystring: ssoEmailQuery, response: { 200: ssoDiscoverAnswer } },
+      schema: {
+        operationId: "discoverSso",
+        summary: "Whether an e-mail's organisation signs in with SSO",
+        querystring: ssoEmailQuery,
+        response: { 200: ssoDiscoverAnswer },
+      },
     },
     async (request) => discover(app.deps, request.actor, request.query),
   );
@@ -85,7 +104,12 @@ export default async function ssoRoutes(app: App) {
     "/auth/sso/start",
     {
       config: { anonymous: anonymousLimit(SSO.startsPerIp) },
-      schema: { querystring: ssoEmailQuery, response: { 302: redirectAnswer } },
+      schema: {
+        operationId: "startSso",
+        summary: "Start single sign-on (redirects to the identity provider)",
+        querystring: ssoEmailQuery,
+        response: { 302: redirectAnswer },
+      },
     },
     async (request, reply) => {
       const secret = browserSecret(app, request, reply);
@@ -99,7 +123,12 @@ export default async function ssoRoutes(app: App) {
     {
       // Past the limit too, the browser is sent back to /login?sso=failed (the contract's one answer).
       config: { anonymous: anonymousLimit({ ...SSO.callbacksPerIp, refusedWith: 302 }) },
-      schema: { querystring: ssoCallbackQuery, response: { 302: redirectAnswer } },
+      schema: {
+        operationId: "ssoCallback",
+        summary: "The identity provider's redirect back",
+        querystring: ssoCallbackQuery,
+        response: { 302: redirectAnswer },
+      },
     },
     async (request, reply) => {
       const currentUrl = new URL(request.url, app.deps.config.publicUrl);

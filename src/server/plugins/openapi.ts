@@ -74,6 +74,53 @@ function hasRoleGuard(route: RouteOptions): boolean {
   return guards.some((guard) => guard !== requireUser);
 }
 
+/** The roles a route's guard lets in (guards.ts `requireRole` names them), or null for any signed-in person. */
+function rolesOf(route: RouteOptions): readonly string[] | null {
+  for (const guard of [route.preValidation, route.preHandler].flat()) {
+    const roles = (guard as { roles?: readonly string[] } | undefined)?.roles;
+    if (roles) return roles;
+  }
+  return null;
+}
+
+const ROLE_NAMES: Record<string, string> = {
+  admin: "platform admin",
+  superuser: "employer (superuser)",
+  client: "employee",
+};
+
+function perWindow(windowMs: number): string {
+  const minutes = windowMs / 60_000;
+  if (minutes === 60) return "an hour";
+  if (minutes === 1) return "a minute";
+  return minutes % 60 === 0 ? `${minutes / 60} hours` : `${minutes} minutes`;
+}
+
+/** "Who may call": what the session plugin, the guards, the key checks and the route's limit decide. */
+function whoMayCall(route: RouteOptions, access: Access, unsafe: boolean): string {
+  const anonymous = route.config?.anonymous;
+  const limit =
+    anonymous && "limit" in anonymous
+      ? ` Limited per client address (${anonymous.limit.perAddress} in ${perWindow(anonymous.limit.windowMs)}), then ${anonymous.limit.refusedWith}.`
+      : "";
+  const csrf = unsafe ? " and the `X-XSRF-TOKEN` header" : "";
+  switch (access) {
+    case "apiKey":
+      return "**Who:** an organisation's API key (`Authorization: Bearer cpk_…`) with the scope the summary names; at most 600 calls a minute per key (then 429).";
+    case "scimToken":
+      return `**Who:** the organisation's identity provider, with its SCIM token (\`Authorization: Bearer\`).${limit}`;
+    case "widget":
+      return `**Who:** anyone, from any site (CORS without credentials; cookies are ignored).${limit}`;
+    case "anonymous":
+      return `**Who:** anyone, no session needed${unsafe ? " (with the `X-XSRF-TOKEN` header)" : ""}.${limit}`;
+    case "session": {
+      const roles = rolesOf(route);
+      const who = roles ? roles.map((r) => ROLE_NAMES[r] ?? r).join(" or ") : "anyone signed in";
+      return `**Who:** ${roles ? `a signed-in ${who}` : who} (the session cookie${csrf}).`;
+    }
+  }
+}
+
 /**
  * The error statuses every route of its kind can answer, whatever its handler does: validation (400),
  * credentials (401), CSRF, Origin and roles (403), unknown records (404), body size and type (413, 415),
@@ -114,8 +161,10 @@ function completeRoute(route: RouteOptions): RouteSchema | undefined {
   for (const status of commonStatuses(route, access)) {
     response[status] ??= status === 414 ? uriTooLongAnswer : error;
   }
+  const who = whoMayCall(route, access, UNSAFE.has(method));
   return {
     ...schema,
+    description: [schema.description, who].filter(Boolean).join("\n\n"),
     security: schema.security ?? securityOf(access, UNSAFE.has(method)),
     response,
   };

@@ -16,7 +16,6 @@ import {
 } from "@shared/api-keys";
 import { idParams } from "@shared/paging";
 import type { FastifyRequest } from "fastify";
-import { z } from "zod";
 import * as v1 from "./service";
 
 declare module "fastify" {

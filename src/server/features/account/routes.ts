@@ -14,7 +14,7 @@ import {
   passkeySignInBody,
   renamePasskeyBody,
 } from "@shared/account";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { ROLES } from "@shared/constants";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -124,7 +124,7 @@ export default async function accountRoutes(app: App) {
         operationId: "addPasskey",
         summary: "Add a passkey",
         body: addPasskeyBody,
-        response: { 201: passkeyAnswer },
+        response: { 409: errorAnswer, 201: passkeyAnswer },
       },
     },
     async (request, reply) => {
@@ -195,7 +195,7 @@ export default async function accountRoutes(app: App) {
         operationId: "signInWithPasskey",
         summary: "Sign in with a passkey",
         body: passkeySignInBody,
-        response: { 200: z.object({ role: z.enum(ROLES) }) },
+        response: { 401: errorAnswer, 200: z.object({ role: z.enum(ROLES) }) },
       },
     },
     async (request, reply) => {

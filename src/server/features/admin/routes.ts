@@ -11,7 +11,7 @@ import {
   generateEmployerCodeBody,
   statsAnswer,
 } from "@shared/admin";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { idParams, listQuery } from "@shared/paging";
 import { eraseAccount } from "./erasure";
@@ -80,7 +80,12 @@ export default async function adminRoutes(app: App) {
     "/admin/activate-account/:id",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.activateAccount, "admin"),
-      schema: { ...idAction, operationId: "activateAccount", summary: "Activate a pending employer account" },
+      schema: {
+        ...idAction,
+        operationId: "activateAccount",
+        summary: "Activate a pending employer account",
+        response: { ...idAction.response, 409: errorAnswer },
+      },
     },
     async (request) => admin.activateAccount(app.deps, request.actor, request.params),
   );
@@ -107,7 +112,7 @@ export default async function adminRoutes(app: App) {
         operationId: "deactivateByDomain",
         summary: "Deactivate the organisation of an e-mail domain",
         body: deactivateByDomainBody,
-        response: { 200: deactivateByDomainAnswer },
+        response: { 404: errorAnswer, 200: deactivateByDomainAnswer },
       },
     },
     async (request) => admin.deactivateByDomain(app.deps, request.actor, request.body),

@@ -1,6 +1,7 @@
 import { requireRole } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import { alertSettingsBody, alertsAnswer } from "@shared/alerts";
+import { errorAnswer } from "@shared/answers";
 import { organisationQuery } from "@shared/paging";
 import * as alerts from "./service";
 
@@ -14,7 +15,7 @@ export default async function alertsRoutes(app: App) {
         operationId: "getAlerts",
         summary: "The alert settings and recent alerts",
         querystring: organisationQuery,
-        response: { 200: alertsAnswer },
+        response: { 404: errorAnswer, 200: alertsAnswer },
       },
     },
     async (request) => alerts.alertsOf(app.deps, request.actor, request.query),

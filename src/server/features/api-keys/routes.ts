@@ -1,6 +1,6 @@
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { apiKeyBody, apiKeyCreatedAnswer, apiKeysAnswer } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { idParams } from "@shared/paging";
@@ -25,7 +25,7 @@ export default async function apiKeysRoutes(app: App) {
         operationId: "createApiKey",
         summary: "Create an API key (answers the key once)",
         body: apiKeyBody,
-        response: { 201: apiKeyCreatedAnswer },
+        response: { 409: errorAnswer, 201: apiKeyCreatedAnswer },
       },
     },
     async (request, reply) =>

@@ -3,7 +3,7 @@ import { endSession, startSession } from "@server/features/users/session";
 import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
 import { requireUser } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import {
   forgotPasswordBody,
   loginBody,
@@ -39,7 +39,7 @@ export default async function authRoutes(app: App) {
         operationId: "login",
         summary: "Sign in, step 1: the password (a code is e-mailed)",
         body: loginBody,
-        response: { 200: messageAnswer },
+        response: { 401: errorAnswer, 200: messageAnswer },
       },
     },
     async (request) => auth.passwordStep(app.deps, request.actor, request.body),
@@ -53,7 +53,7 @@ export default async function authRoutes(app: App) {
         operationId: "verifySignInCode",
         summary: "Sign in, step 2: the e-mailed code (starts the session)",
         body: verify2faBody,
-        response: { 200: roleAnswer },
+        response: { 401: errorAnswer, 200: roleAnswer },
       },
     },
     async (request, reply) => {

@@ -42,7 +42,7 @@ export default async function codesRoutes(app: App) {
         operationId: "generateCode",
         summary: "Generate an identity code (three words)",
         body: generateWordsBody,
-        response: { 200: generatedWordsAnswer },
+        response: { 429: errorAnswer, 200: generatedWordsAnswer },
       },
     },
     async (request) => {

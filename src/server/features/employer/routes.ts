@@ -1,6 +1,6 @@
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import {
   accessCodeRecord,
@@ -24,7 +24,7 @@ export default async function employerRoutes(app: App) {
       schema: {
         operationId: "getEmployerProfile",
         summary: "The employer's organisation profile",
-        response: { 200: employerProfile },
+        response: { 404: errorAnswer, 200: employerProfile },
       },
     },
     async (request) => employer.profile(app.deps, request.actor),
@@ -38,7 +38,7 @@ export default async function employerRoutes(app: App) {
         operationId: "listEmployees",
         summary: "The organisation's active employees and their code counts",
         querystring: listQuery.extend(employeesQueryExtra.shape),
-        response: { 200: employeesAnswer },
+        response: { 404: errorAnswer, 200: employeesAnswer },
       },
     },
     async (request) => employer.employees(app.deps, request.actor, request.query),
@@ -52,7 +52,7 @@ export default async function employerRoutes(app: App) {
         operationId: "getAccessCode",
         summary: "The newest employee access code",
         querystring: employeesQueryExtra,
-        response: { 200: accessCodesAnswer },
+        response: { 404: errorAnswer, 200: accessCodesAnswer },
       },
     },
     async (request) => employer.newestAccessCode(app.deps, request.actor, request.query),
@@ -66,7 +66,7 @@ export default async function employerRoutes(app: App) {
         operationId: "generateAccessCode",
         summary: "Create an employee access code",
         body: generateAccessCodeBody,
-        response: { 200: accessCodeRecord },
+        response: { 404: errorAnswer, 409: errorAnswer, 200: accessCodeRecord },
       },
     },
     async (request) => employer.generateAccessCode(app.deps, request.actor, request.body),

@@ -3,7 +3,7 @@ import { requireRole } from "@server/plugins/guards";
 import { widgetCall } from "@server/plugins/widget-cors";
 import type { App } from "@server/types";
 import { reportedNumbersAnswer } from "@shared/alerts";
-import { messageAnswer, textAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer, textAnswer } from "@shared/answers";
 import { requestLanguage } from "@shared/languages";
 import { listQuery, organisationQuery } from "@shared/paging";
 import { REPORTS_PER_HOUR } from "@shared/reports";
@@ -55,7 +55,7 @@ export default async function reportsRoutes(app: App) {
         operationId: "listReports",
         summary: "The organisation's reported calls, a page at a time",
         querystring: reportsQuery,
-        response: { 200: reportsPage },
+        response: { 404: errorAnswer, 200: reportsPage },
       },
     },
     async (request) => reports.organisationReports(app.deps, request.actor, request.query),
@@ -69,7 +69,7 @@ export default async function reportsRoutes(app: App) {
         operationId: "listTopReportedNumbers",
         summary: "The numbers reported most in 30 days",
         querystring: organisationQuery,
-        response: { 200: reportedNumbersAnswer },
+        response: { 404: errorAnswer, 200: reportedNumbersAnswer },
       },
     },
     async (request) => reports.mostReportedNumbers(app.deps, request.actor, request.query),
@@ -83,7 +83,10 @@ export default async function reportsRoutes(app: App) {
         operationId: "exportReportsCsv",
         summary: "The organisation's reported calls as CSV",
         querystring: organisationQuery,
-        response: { 200: textAnswer("text/csv", "The reported calls as an attachment", "at,site,callerNumber\n") },
+        response: {
+          404: errorAnswer,
+          200: textAnswer("text/csv", "The reported calls as an attachment", "at,site,callerNumber\n"),
+        },
       },
     },
     async (request, reply) => {

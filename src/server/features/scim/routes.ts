@@ -3,7 +3,7 @@ import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@server/lib/databas
 import { HttpError } from "@server/lib/errors";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { MESSAGES } from "@shared/messages";
 import {
@@ -272,7 +272,11 @@ export default async function scimRoutes(app: App) {
     "/employer/scim-token",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.revokeScimToken, "superuser"),
-      schema: { operationId: "revokeScimToken", summary: "Revoke the SCIM token", response: { 200: messageAnswer } },
+      schema: {
+        operationId: "revokeScimToken",
+        summary: "Revoke the SCIM token",
+        response: { 404: errorAnswer, 200: messageAnswer },
+      },
     },
     async (request) => revokeScimToken(app.deps, request.actor),
   );

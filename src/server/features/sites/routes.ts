@@ -1,6 +1,6 @@
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { employeesQueryExtra } from "@shared/employer";
 import { idParams } from "@shared/paging";
@@ -18,7 +18,7 @@ export default async function sitesRoutes(app: App) {
         operationId: "listSites",
         summary: "The organisation's sites and their proof",
         querystring: employeesQueryExtra,
-        response: { 200: sitesAnswer },
+        response: { 404: errorAnswer, 200: sitesAnswer },
       },
     },
     async (request) => listSites(sitesDeps(app), request.actor, request.query),
@@ -32,7 +32,7 @@ export default async function sitesRoutes(app: App) {
         operationId: "addSite",
         summary: "Add a site to prove",
         body: siteHostBody,
-        response: { 201: siteRecord },
+        response: { 404: errorAnswer, 409: errorAnswer, 201: siteRecord },
       },
     },
     async (request, reply) => reply.code(201).send(await addSite(sitesDeps(app), request.actor, request.body)),
@@ -46,7 +46,7 @@ export default async function sitesRoutes(app: App) {
         operationId: "checkSite",
         summary: "Check a site's proof now (DNS, then the well-known file)",
         body: siteHostBody,
-        response: { 200: siteCheckAnswer },
+        response: { 404: errorAnswer, 200: siteCheckAnswer },
       },
     },
     async (request) => checkSite(sitesDeps(app), request.actor, request.body),
@@ -60,7 +60,7 @@ export default async function sitesRoutes(app: App) {
         operationId: "removeSite",
         summary: "Remove a site",
         params: siteHostParams,
-        response: { 200: messageAnswer },
+        response: { 409: errorAnswer, 200: messageAnswer },
       },
     },
     async (request) => removeSite(sitesDeps(app), request.actor, request.params),
@@ -75,7 +75,7 @@ export default async function sitesRoutes(app: App) {
         summary: "Verify a site on an admin's word",
         params: idParams,
         body: siteHostBody,
-        response: { 200: siteCheckAnswer },
+        response: { 409: errorAnswer, 200: siteCheckAnswer },
       },
     },
     async (request) =>

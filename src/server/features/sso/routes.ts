@@ -3,7 +3,7 @@ import { anonymousLimit } from "@server/lib/anonymous-access";
 import { randomToken } from "@server/lib/crypto";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { landingFor } from "@shared/paths";
 import {
@@ -53,7 +53,7 @@ export default async function ssoRoutes(app: App) {
         operationId: "getSso",
         summary: "The organisation's single sign-on connection",
         querystring: ssoOrganisationQuery,
-        response: { 200: ssoAnswer },
+        response: { 404: errorAnswer, 200: ssoAnswer },
       },
     },
     async (request) => getConnection(app.deps, request.actor, request.query),
@@ -80,7 +80,7 @@ export default async function ssoRoutes(app: App) {
       schema: {
         operationId: "removeSso",
         summary: "Remove the single sign-on connection",
-        response: { 200: messageAnswer },
+        response: { 404: errorAnswer, 200: messageAnswer },
       },
     },
     async (request) => removeConnection(app.deps, request.actor, { sessionHash: request.sessionHash }),
@@ -108,7 +108,7 @@ export default async function ssoRoutes(app: App) {
         operationId: "startSso",
         summary: "Start single sign-on (redirects to the identity provider)",
         querystring: ssoEmailQuery,
-        response: { 302: redirectAnswer },
+        response: { 404: errorAnswer, 302: redirectAnswer },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { webhookAnswer, webhookBody, webhookDeliveriesAnswer, webhookSavedAnswer } from "@shared/webhooks";
 import * as webhooks from "./service";
@@ -41,7 +41,11 @@ export default async function webhooksRoutes(app: App) {
     "/employer/webhook",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.removeWebhook, "superuser"),
-      schema: { operationId: "removeWebhook", summary: "Remove the webhook", response: { 200: messageAnswer } },
+      schema: {
+        operationId: "removeWebhook",
+        summary: "Remove the webhook",
+        response: { 404: errorAnswer, 200: messageAnswer },
+      },
     },
     async (request) => webhooks.removeWebhook(app.deps, request.actor),
   );
@@ -66,7 +70,7 @@ export default async function webhooksRoutes(app: App) {
       schema: {
         operationId: "testWebhook",
         summary: "Send a test event to the webhook",
-        response: { 202: messageAnswer },
+        response: { 404: errorAnswer, 202: messageAnswer },
       },
     },
     async (request, reply) => reply.code(202).send(await webhooks.sendTestEvent(app.deps, request.actor)),

@@ -84,6 +84,30 @@ async function driveSignedOut() {
   expect((await browser.get("/api/auth/sso/discover?email=someone%40nowhere.test")).statusCode).toBe(200);
   expect((await browser.get("/api/auth/sso/start?email=someone%40nowhere.test")).statusCode).toBe(404);
   expect((await browser.post("/api/auth/passkey/options")).statusCode).toBe(200);
+  expect((await browser.post("/api/auth/passkey/verify", { response: { id: "x" } })).statusCode).toBeGreaterThan(399);
+  expect((await browser.post("/api/auth/resend-verification", { email: "nobody@b.test" })).statusCode).toBe(200);
+  const signUp = {
+    email: "new@b.test",
+    password: "Correct-Horse-42",
+    fullName: "New Person",
+    website: "https://b.test",
+  };
+  expect(
+    (await browser.post("/api/auth/register-employee", { ...signUp, accessCode: "NOPE-NOPE" })).statusCode,
+  ).toBeGreaterThan(399);
+  expect(
+    (
+      await browser.post("/api/employer/auth/register-employer", {
+        ...signUp,
+        companyName: "B",
+        confirmPassword: signUp.password,
+        role: "superuser",
+        accessCode: "NOPE-NOPE",
+      })
+    ).statusCode,
+  ).toBeGreaterThan(399);
+  // the identity provider's redirect without a state it issued: back to /login
+  expect((await browser.get("/api/auth/sso/callback?code=x&state=y")).statusCode).toBe(302);
 
   // the widget's calls: a wrong guess, a report, an empty report, a body of the wrong type, and one too large
   expect((await call("POST", "/api/verify", { body: { words: "apple river stone" } })).json()).toMatchObject({
@@ -142,6 +166,7 @@ async function driveEmployee(employee: { email: string }) {
   ).toBe(400);
   expect((await browser.post("/api/account/sessions/revoke-others")).statusCode).toBe(200);
   expect((await browser.post("/api/account/passkeys/options")).statusCode).toBe(200);
+  expect((await browser.post("/api/account/passkeys", { name: "Laptop", response: { id: "x" } })).statusCode).toBe(400);
   expect((await browser.request("PATCH", "/api/account/passkeys/999", { name: "Laptop" })).statusCode).toBe(404);
   expect((await browser.request("DELETE", "/api/account/passkeys/999")).statusCode).toBe(404);
   expect((await browser.post("/api/auth/logout")).statusCode).toBe(200);
@@ -174,6 +199,7 @@ async function driveEmployer(employer: { email: string }, employeeId: number) {
   expect((await boss.post("/api/employer/deactivate-employee/2147483647")).statusCode).toBe(404);
   expect((await boss.post("/api/employer/sites", { host: "calls.partner-bank.test" })).statusCode).toBe(201);
   expect((await boss.post("/api/employer/sites", { host: "calls.partner-bank.test" })).statusCode).toBe(409);
+  expect((await boss.post("/api/employer/sites/check", { host: "not-ours.partner-bank.test" })).statusCode).toBe(404);
   expect((await boss.request("DELETE", "/api/employer/sites/calls.partner-bank.test")).statusCode).toBe(200);
   expect((await boss.request("PUT", "/api/employer/alerts", { reportsPerHour: 5 })).statusCode).toBe(200);
   expect((await boss.request("PUT", "/api/employer/alerts", { nonsense: 1 })).statusCode).toBe(400);
@@ -229,7 +255,7 @@ async function driveV1(key: string, narrowKey: string, employeeEmail: string) {
   expect(status).toBe(429);
 }
 
-async function driveScim(token: string, domain: string) {
+async function driveScim(boss: Browser, token: string, domain: string) {
   const auth = { authorization: `Bearer ${token}` };
   const scim = (method: string, url: string, body?: unknown) =>
     call(method, `/api/scim/v2${url}`, {
@@ -271,6 +297,8 @@ async function driveScim(token: string, domain: string) {
       })
     ).statusCode,
   ).toBe(415);
+  expect((await boss.request("DELETE", "/api/employer/scim-token")).statusCode).toBe(200);
+  expect((await scim("GET", "/ServiceProviderConfig")).statusCode).toBe(401);
 }
 
 async function driveAdmin(employer: { id: number; email: string }, organisationId: number, domain: string) {
@@ -307,9 +335,9 @@ describe("the server's real answers and the OpenAPI document", () => {
 
     await driveSignedOut();
     await driveEmployee(employee);
-    const { key, narrowKey, scimToken } = await driveEmployer(employer.user, employee.id);
+    const { boss, key, narrowKey, scimToken } = await driveEmployer(employer.user, employee.id);
     await driveV1(key, narrowKey, apiEmployee.email);
-    await driveScim(scimToken, employer.domain);
+    await driveScim(boss, scimToken, employer.domain);
     await driveAdmin(employer.user, employer.org.id, employer.domain);
     await t.app.deps.background.idle();
 

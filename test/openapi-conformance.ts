@@ -51,7 +51,10 @@ export function recordAnswers(answers: RecordedAnswer[]) {
 type MediaObject = { schema?: object };
 type ResponseObject = { content?: Record<string, MediaObject>; headers?: Record<string, unknown> };
 type OperationObject = { responses: Record<string, ResponseObject> };
-export type OpenapiDocument = { paths: Record<string, Record<string, OperationObject>> };
+export type OpenapiDocument = {
+  paths: Record<string, Record<string, OperationObject>>;
+  components?: { schemas?: Record<string, object> };
+};
 
 /** `/api/v1/codes/:id` → `/api/v1/codes/{id}` */
 export const openapiPath = (route: string) => route.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
@@ -72,11 +75,15 @@ export const undocumented = (method: string, route: string) =>
 export function conformance(document: OpenapiDocument) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
+  // `#/components/schemas/…` references resolve in the document itself.
+  ajv.addSchema({ $id: "openapi.json", components: document.components ?? {} });
+  const resolvable = (schema: object) =>
+    JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/components/', '"$ref":"openapi.json#/components/'));
   const validators = new Map<object, ReturnType<typeof ajv.compile>>();
   const validatorOf = (schema: object) => {
     let validate = validators.get(schema);
     if (!validate) {
-      validate = ajv.compile(schema);
+      validate = ajv.compile(resolvable(schema));
       validators.set(schema, validate);
     }
     return validate;

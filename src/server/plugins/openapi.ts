@@ -186,6 +186,32 @@ function asScim(content: Record<string, unknown> | undefined, alsoJson: boolean)
   return { "application/scim+json": json, ...(alsoJson ? { "application/json": json } : {}), ...rest };
 }
 
+/** The error answers, by their properties: one named schema each instead of a copy in every response. */
+const NAMED_ERRORS: Record<string, string> = { "code,message": "Error", "detail,schemas,scimType,status": "ScimError" };
+
+/**
+ * Replaces each error answer's schema by a reference to its named schema in `components`, when it is
+ * exactly the first one seen under that name (another shape with the same properties stays inline).
+ */
+function nameErrorSchemas(operation: Operation, components: Record<string, object>) {
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    if (Number(status) < 400) continue;
+    for (const media of Object.values((response.content ?? {}) as Record<string, { schema?: object }>)) {
+      const schema = media.schema as { properties?: object } | undefined;
+      const name =
+        NAMED_ERRORS[
+          Object.keys(schema?.properties ?? {})
+            .sort()
+            .join(",")
+        ];
+      if (!schema || !name) continue;
+      components[name] ??= schema;
+      if (JSON.stringify(components[name]) === JSON.stringify(schema))
+        media.schema = { $ref: `#/components/schemas/${name}` };
+    }
+  }
+}
+
 /** Final touches on each operation: response descriptions, headers, SCIM's media type. */
 function completeOperation(path: string, operation: Operation) {
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
@@ -275,11 +301,17 @@ export default fp<{ tags?: OpenapiTag[] }>(
       transformObject: (document) => {
         if (!("openapiObject" in document)) return document.swaggerObject;
         const { openapiObject } = document;
+        const schemas: Record<string, object> = {};
         for (const [path, operations] of Object.entries(openapiObject.paths ?? {})) {
           for (const operation of Object.values(operations as Record<string, Operation>)) {
             completeOperation(path, operation);
+            nameErrorSchemas(operation, schemas);
           }
         }
+        openapiObject.components = {
+          ...openapiObject.components,
+          schemas: { ...openapiObject.components?.schemas, ...schemas },
+        } as typeof openapiObject.components;
         return openapiObject;
       },
     });

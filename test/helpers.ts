@@ -266,6 +266,8 @@ export async function buildTestApp(
     clock?: ReturnType<typeof testClock>;
     /** receives every log line (the production logger's JSON at level info); without it the app logs nothing */
     log?: (line: string) => void;
+    /** called with the built app before it is ready: to add a hook (test/openapi-conformance.ts records answers) */
+    beforeReady?: (app: App) => void;
   } = {},
 ): Promise<TestApp> {
   const mail = await new MailCapture().start();
@@ -294,6 +296,7 @@ export async function buildTestApp(
         }
       : false,
   });
+  opts.beforeReady?.(app);
   let url = "";
   if (opts.listen) url = await app.listen({ port: 0, host: "127.0.0.1" });
   else await app.ready();

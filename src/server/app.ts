@@ -67,7 +67,10 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   await app.register(requestId);
   await app.register(metrics, { pool: opts.database.pool });
   await app.register(health);
-  await app.register(openapi);
+  // The document's tags: one per feature with routes, described by its purpose.
+  await app.register(openapi, {
+    tags: FEATURES.filter((f) => f.routes).map((f) => ({ name: f.name, description: f.purpose })),
+  });
   await app.register(cookie);
   for (const feature of FEATURES) for (const plugin of feature.plugins ?? []) await app.register(plugin);
   await app.register(securityHeaders);

@@ -213,6 +213,7 @@ export const reportsFeedAnswer = z.object({ items: z.array(callReport), next: z.
           site: "www.bank.example",
           callerNumber: "+44 20 7946 0000",
           claimedName: "Bank security team",
+          unverifiedOrigin: false,
           note: "asked for my PIN",
         },
       ],

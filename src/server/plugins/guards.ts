@@ -13,11 +13,13 @@ export async function requireUser(request: FastifyRequest) {
 
 /** preHandler factory: a signed-in user with one of these roles (401 signed out, 403 wrong role). */
 export function requireRole(...roles: Role[]) {
-  return async (request: FastifyRequest) => {
+  const guard = async (request: FastifyRequest) => {
     if (!roles.includes(signedIn(request.actor).role)) {
       throw new HttpError(403, ERROR_CODES.forbidden, MESSAGES.forbidden);
     }
   };
+  // The roles, for the OpenAPI document's "who may call" (plugins/openapi.ts).
+  return Object.assign(guard, { roles });
 }
 
 /**
@@ -26,21 +28,24 @@ export function requireRole(...roles: Role[]) {
  */
 export function requireRoleAudited(action: AuditAction, ...roles: Role[]) {
   const guard = requireRole(...roles);
-  return async (request: FastifyRequest) => {
-    try {
-      await guard(request);
-    } catch (err) {
-      if (request.user) {
-        await request.server.deps.audit.record({
-          ...auditActor(request.actor),
-          action,
-          outcome: "denied",
-          organisationId: request.user.organisationId,
-          target: (request.params as { id?: string } | undefined)?.id ?? null,
-          detail: { reason: "role", role: request.user.role },
-        });
+  return Object.assign(
+    async (request: FastifyRequest) => {
+      try {
+        await guard(request);
+      } catch (err) {
+        if (request.user) {
+          await request.server.deps.audit.record({
+            ...auditActor(request.actor),
+            action,
+            outcome: "denied",
+            organisationId: request.user.organisationId,
+            target: (request.params as { id?: string } | undefined)?.id ?? null,
+            detail: { reason: "role", role: request.user.role },
+          });
+        }
+        throw err;
       }
-      throw err;
-    }
-  };
+    },
+    { roles },
+  );
 }

@@ -14,7 +14,7 @@ import {
   passkeySignInBody,
   renamePasskeyBody,
 } from "@shared/account";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { ROLES } from "@shared/constants";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -44,7 +44,14 @@ export default async function accountRoutes(app: App) {
 
   app.get(
     "/account/export",
-    { ...signedIn, schema: { response: { 200: accountExportAnswer } } },
+    {
+      ...signedIn,
+      schema: {
+        operationId: "exportAccount",
+        summary: "Download everything kept about the signed-in person",
+        response: { 200: accountExportAnswer },
+      },
+    },
     async (request, reply) => {
       const data = await exportAccount(app.deps, request.actor);
       return reply
@@ -54,25 +61,56 @@ export default async function accountRoutes(app: App) {
     },
   );
 
-  app.get("/account", { ...signedIn, schema: { response: { 200: accountAnswer } } }, async (request) =>
-    getAccount(app.deps, request.actor, { sessionHash: request.sessionHash }),
+  app.get(
+    "/account",
+    {
+      ...signedIn,
+      schema: {
+        operationId: "getAccount",
+        summary: "The signed-in person's profile, passkeys and sessions",
+        response: { 200: accountAnswer },
+      },
+    },
+    async (request) => getAccount(app.deps, request.actor, { sessionHash: request.sessionHash }),
   );
 
   app.post(
     "/account/change-password",
-    { ...signedIn, schema: { body: changePasswordBody, response: { 200: messageAnswer } } },
+    {
+      ...signedIn,
+      schema: {
+        operationId: "changePassword",
+        summary: "Change the password (ends the other sessions)",
+        body: changePasswordBody,
+        response: { 200: messageAnswer },
+      },
+    },
     async (request) => changePassword(app.deps, request.actor, { sessionHash: request.sessionHash, ...request.body }),
   );
 
   app.post(
     "/account/sessions/revoke-others",
-    { ...signedIn, schema: { response: { 200: z.object({ count: z.number() }) } } },
+    {
+      ...signedIn,
+      schema: {
+        operationId: "revokeOtherSessions",
+        summary: "Sign out every other session",
+        response: { 200: z.object({ count: z.number() }) },
+      },
+    },
     async (request) => revokeOtherSessions(app.deps, request.actor, { sessionHash: request.sessionHash }),
   );
 
   app.post(
     "/account/passkeys/options",
-    { ...signedIn, schema: { response: { 200: ceremonyOptions } } },
+    {
+      ...signedIn,
+      schema: {
+        operationId: "passkeyRegistrationOptions",
+        summary: "Start adding a passkey (WebAuthn options)",
+        response: { 200: ceremonyOptions },
+      },
+    },
     async (request) => ({
       ...(await registrationOptions(app.deps, request.actor, { sessionHash: request.sessionHash })),
     }),
@@ -80,7 +118,15 @@ export default async function accountRoutes(app: App) {
 
   app.post(
     "/account/passkeys",
-    { ...signedIn, schema: { body: addPasskeyBody, response: { 201: passkeyAnswer } } },
+    {
+      ...signedIn,
+      schema: {
+        operationId: "addPasskey",
+        summary: "Add a passkey",
+        body: addPasskeyBody,
+        response: { 409: errorAnswer, 201: passkeyAnswer },
+      },
+    },
     async (request, reply) => {
       const added = await addPasskey(app.deps, request.actor, {
         sessionHash: request.sessionHash,
@@ -94,13 +140,30 @@ export default async function accountRoutes(app: App) {
 
   app.patch(
     "/account/passkeys/:id",
-    { ...signedIn, schema: { params: passkeyParams, body: renamePasskeyBody, response: { 200: messageAnswer } } },
+    {
+      ...signedIn,
+      schema: {
+        operationId: "renamePasskey",
+        summary: "Rename a passkey",
+        params: passkeyParams,
+        body: renamePasskeyBody,
+        response: { 200: messageAnswer },
+      },
+    },
     async (request) => renameUserPasskey(app.deps, request.actor, { id: request.params.id, name: request.body.name }),
   );
 
   app.delete(
     "/account/passkeys/:id",
-    { ...signedIn, schema: { params: passkeyParams, response: { 200: messageAnswer } } },
+    {
+      ...signedIn,
+      schema: {
+        operationId: "removePasskey",
+        summary: "Remove a passkey",
+        params: passkeyParams,
+        response: { 200: messageAnswer },
+      },
+    },
     async (request) => removeUserPasskey(app.deps, request.actor, { id: request.params.id }),
   );
 
@@ -110,7 +173,11 @@ export default async function accountRoutes(app: App) {
       config: {
         anonymous: anonymousLimit({ limit: PASSKEY.signInOptionsPerWindow, windowMs: PASSKEY.signInOptionsWindowMs }),
       },
-      schema: { response: { 200: ceremonyOptions } },
+      schema: {
+        operationId: "passkeySignInOptions",
+        summary: "Start signing in with a passkey (WebAuthn options)",
+        response: { 200: ceremonyOptions },
+      },
     },
     async (request, reply) => {
       const binding = challengeCookie(app, request, reply);
@@ -124,7 +191,12 @@ export default async function accountRoutes(app: App) {
       config: {
         anonymous: anonymousLimit({ limit: PASSKEY.signInTriesPerWindow, windowMs: PASSKEY.signInOptionsWindowMs }),
       },
-      schema: { body: passkeySignInBody, response: { 200: z.object({ role: z.enum(ROLES) }) } },
+      schema: {
+        operationId: "signInWithPasskey",
+        summary: "Sign in with a passkey",
+        body: passkeySignInBody,
+        response: { 401: errorAnswer, 200: z.object({ role: z.enum(ROLES) }) },
+      },
     },
     async (request, reply) => {
       const cookie = request.cookies[CHALLENGE_COOKIE];

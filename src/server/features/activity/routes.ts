@@ -1,6 +1,7 @@
 import { requireRole } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import { activityAnswer } from "@shared/activity";
+import { errorAnswer } from "@shared/answers";
 import { organisationQuery } from "@shared/paging";
 import * as activity from "./service";
 
@@ -10,8 +11,10 @@ export default async function activityRoutes(app: App) {
     {
       preValidation: requireRole("superuser", "admin"),
       schema: {
+        operationId: "getActivity",
+        summary: "The organisation's last 30 days, per day",
         querystring: organisationQuery,
-        response: { 200: activityAnswer },
+        response: { 404: errorAnswer, 200: activityAnswer },
       },
     },
     async (request) => activity.activity(app.deps, request.actor, request.query),

@@ -1,6 +1,7 @@
 import { requireRole } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import { alertSettingsBody, alertsAnswer } from "@shared/alerts";
+import { errorAnswer } from "@shared/answers";
 import { organisationQuery } from "@shared/paging";
 import * as alerts from "./service";
 
@@ -10,7 +11,12 @@ export default async function alertsRoutes(app: App) {
     "/employer/alerts",
     {
       preValidation: requireRole("superuser", "admin"),
-      schema: { querystring: organisationQuery, response: { 200: alertsAnswer } },
+      schema: {
+        operationId: "getAlerts",
+        summary: "The alert settings and recent alerts",
+        querystring: organisationQuery,
+        response: { 404: errorAnswer, 200: alertsAnswer },
+      },
     },
     async (request) => alerts.alertsOf(app.deps, request.actor, request.query),
   );
@@ -19,7 +25,12 @@ export default async function alertsRoutes(app: App) {
     "/employer/alerts",
     {
       preValidation: requireRole("superuser"),
-      schema: { body: alertSettingsBody, response: { 200: alertsAnswer } },
+      schema: {
+        operationId: "updateAlerts",
+        summary: "Change the alert settings",
+        body: alertSettingsBody,
+        response: { 200: alertsAnswer },
+      },
     },
     async (request) => alerts.saveAlertSettings(app.deps, request.actor, request.body),
   );

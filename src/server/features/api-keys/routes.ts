@@ -1,6 +1,6 @@
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { apiKeyBody, apiKeyCreatedAnswer, apiKeysAnswer } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { idParams } from "@shared/paging";
@@ -10,7 +10,10 @@ import * as apiKeys from "./service";
 export default async function apiKeysRoutes(app: App) {
   app.get(
     "/employer/api-keys",
-    { preValidation: requireRole("superuser"), schema: { response: { 200: apiKeysAnswer } } },
+    {
+      preValidation: requireRole("superuser"),
+      schema: { operationId: "listApiKeys", summary: "The organisation's API keys", response: { 200: apiKeysAnswer } },
+    },
     async (request) => apiKeys.listKeys(app.deps, request.actor),
   );
 
@@ -18,7 +21,12 @@ export default async function apiKeysRoutes(app: App) {
     "/employer/api-keys",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.createApiKey, "superuser"),
-      schema: { body: apiKeyBody, response: { 201: apiKeyCreatedAnswer } },
+      schema: {
+        operationId: "createApiKey",
+        summary: "Create an API key (answers the key once)",
+        body: apiKeyBody,
+        response: { 409: errorAnswer, 201: apiKeyCreatedAnswer },
+      },
     },
     async (request, reply) =>
       reply
@@ -31,7 +39,12 @@ export default async function apiKeysRoutes(app: App) {
     "/employer/api-keys/:id",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.revokeApiKey, "superuser"),
-      schema: { params: idParams, response: { 200: messageAnswer } },
+      schema: {
+        operationId: "revokeApiKey",
+        summary: "Revoke an API key",
+        params: idParams,
+        response: { 200: messageAnswer },
+      },
     },
     async (request) => apiKeys.revokeKey(app.deps, request.actor, request.params),
   );

@@ -1,5 +1,6 @@
 import { requireRole } from "@server/plugins/guards";
 import type { App } from "@server/types";
+import { textAnswer } from "@shared/answers";
 import { auditPage, auditQuery, employerAuditQuery } from "@shared/audit";
 import * as audit from "./service";
 
@@ -7,13 +8,29 @@ import * as audit from "./service";
 export default async function auditRoutes(app: App) {
   app.get(
     "/admin/audit",
-    { preValidation: requireRole("admin"), schema: { querystring: auditQuery, response: { 200: auditPage } } },
+    {
+      preValidation: requireRole("admin"),
+      schema: {
+        operationId: "listAuditEvents",
+        summary: "The audit log, a page at a time (admins)",
+        querystring: auditQuery,
+        response: { 200: auditPage },
+      },
+    },
     async (request) => audit.auditPage(app.deps, request.query),
   );
 
   app.get(
     "/admin/audit.csv",
-    { preValidation: requireRole("admin"), schema: { querystring: auditQuery.omit({ page: true }) } },
+    {
+      preValidation: requireRole("admin"),
+      schema: {
+        operationId: "exportAuditCsv",
+        summary: "The audit log as CSV (admins)",
+        querystring: auditQuery.omit({ page: true }),
+        response: { 200: textAnswer("text/csv", "The events, oldest first, as an attachment", "id,at,action\n") },
+      },
+    },
     async (request, reply) => {
       const { csv, fileName } = await audit.auditCsv(app.deps, request.query);
       return reply
@@ -27,7 +44,12 @@ export default async function auditRoutes(app: App) {
     "/employer/audit",
     {
       preValidation: requireRole("superuser"),
-      schema: { querystring: employerAuditQuery, response: { 200: auditPage } },
+      schema: {
+        operationId: "listOrganisationAuditEvents",
+        summary: "The organisation's audit log, a page at a time",
+        querystring: employerAuditQuery,
+        response: { 200: auditPage },
+      },
     },
     async (request) => audit.organisationAuditPage(app.deps, request.actor, request.query),
   );

@@ -4,6 +4,7 @@ import { HttpError } from "@server/lib/errors";
 import { requireUser } from "@server/plugins/guards";
 import { widgetCall } from "@server/plugins/widget-cors";
 import type { App } from "@server/types";
+import { codeEventsAnswer, errorAnswer } from "@shared/answers";
 import {
   clientInfoAnswer,
   codeStatusAnswer,
@@ -22,13 +23,28 @@ import * as codes from "./service";
 export default async function codesRoutes(app: App) {
   app.get(
     "/client-info",
-    { preHandler: requireUser, schema: { response: { 200: clientInfoAnswer } } },
+    {
+      preHandler: requireUser,
+      schema: {
+        operationId: "getClientInfo",
+        summary: "The signed-in employee's caller details",
+        response: { 200: clientInfoAnswer },
+      },
+    },
     async (request) => codes.clientInfo(app.deps, request.actor),
   );
 
   app.post(
     "/generate-words",
-    { preHandler: requireUser, schema: { body: generateWordsBody, response: { 200: generatedWordsAnswer } } },
+    {
+      preHandler: requireUser,
+      schema: {
+        operationId: "generateCode",
+        summary: "Generate an identity code (three words)",
+        body: generateWordsBody,
+        response: { 429: errorAnswer, 200: generatedWordsAnswer },
+      },
+    },
     async (request) => {
       const answer = await codes.generateWords(app.deps, request.actor, { language: request.body?.language });
       app.metrics.codeGenerated();
@@ -38,7 +54,15 @@ export default async function codesRoutes(app: App) {
 
   app.get(
     "/codes/:id",
-    { preHandler: requireUser, schema: { params: idParams, response: { 200: codeStatusAnswer } } },
+    {
+      preHandler: requireUser,
+      schema: {
+        operationId: "getCode",
+        summary: "A code's status",
+        params: idParams,
+        response: { 200: codeStatusAnswer },
+      },
+    },
     async (request) => codes.codeStatus(app.deps, request.actor, request.params),
   );
 
@@ -46,19 +70,31 @@ export default async function codesRoutes(app: App) {
   // happens, then the end. A browser that loses the stream reconnects and gets the state again.
   // The code's status as server-sent events: its state now, then `verified` or `expired` when that
   // happens, then the end. A browser that loses the stream reconnects and gets the state again.
-  app.get("/codes/:id/events", { preHandler: requireUser, schema: { params: idParams } }, async (request, reply) => {
-    const first = await codes.codeStatus(app.deps, request.actor, request.params);
-    const stream = openStatusStream(app.codeEvents, {
-      userId: signedIn(request.actor).id,
-      first,
-      msUntilExpiry: Date.parse(first.expiresAt) - app.deps.clock.now().getTime(),
-      look: () => codes.codeStatus(app.deps, request.actor, request.params).catch(() => null),
-    });
-    if (!stream) throw codesErrors.tooManyStreams();
-    reply.raw.on("close", stream.close);
-    sseHeaders(reply);
-    return reply.send(stream.body);
-  });
+  app.get(
+    "/codes/:id/events",
+    {
+      preHandler: requireUser,
+      schema: {
+        operationId: "streamCodeEvents",
+        summary: "A code's live status (server-sent events)",
+        params: idParams,
+        response: { 200: codeEventsAnswer, 404: errorAnswer, 429: errorAnswer },
+      },
+    },
+    async (request, reply) => {
+      const first = await codes.codeStatus(app.deps, request.actor, request.params);
+      const stream = openStatusStream(app.codeEvents, {
+        userId: signedIn(request.actor).id,
+        first,
+        msUntilExpiry: Date.parse(first.expiresAt) - app.deps.clock.now().getTime(),
+        look: () => codes.codeStatus(app.deps, request.actor, request.params).catch(() => null),
+      });
+      if (!stream) throw codesErrors.tooManyStreams();
+      reply.raw.on("close", stream.close);
+      sseHeaders(reply);
+      return reply.send(stream.body as unknown as string);
+    },
+  );
 
   app.options(
     "/verify",
@@ -74,7 +110,12 @@ export default async function codesRoutes(app: App) {
         widget: true,
         anonymous: anonymousLimit({ limit: IDENTITY_CODE.lookupsPerWindow, windowMs: IDENTITY_CODE.lookupWindowMs }),
       },
-      schema: { body: verifyBody, response: { 200: verifyAnswer } },
+      schema: {
+        operationId: "verifyCode",
+        summary: "Check the words a caller gave (the widget's call)",
+        body: verifyBody,
+        response: { 200: verifyAnswer },
+      },
     },
     async (request, reply) => {
       // The widget's language: its `language` field, else Accept-Language, else English (the answer's texts).

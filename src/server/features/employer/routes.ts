@@ -1,6 +1,6 @@
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import {
   accessCodeRecord,
@@ -19,7 +19,14 @@ export default async function employerRoutes(app: App) {
 
   app.get(
     "/employer/me",
-    { preValidation: dashboard, schema: { response: { 200: employerProfile } } },
+    {
+      preValidation: dashboard,
+      schema: {
+        operationId: "getEmployerProfile",
+        summary: "The employer's organisation profile",
+        response: { 404: errorAnswer, 200: employerProfile },
+      },
+    },
     async (request) => employer.profile(app.deps, request.actor),
   );
 
@@ -27,14 +34,27 @@ export default async function employerRoutes(app: App) {
     "/employer/employees",
     {
       preValidation: dashboard,
-      schema: { querystring: listQuery.extend(employeesQueryExtra.shape), response: { 200: employeesAnswer } },
+      schema: {
+        operationId: "listEmployees",
+        summary: "The organisation's active employees and their code counts",
+        querystring: listQuery.extend(employeesQueryExtra.shape),
+        response: { 404: errorAnswer, 200: employeesAnswer },
+      },
     },
     async (request) => employer.employees(app.deps, request.actor, request.query),
   );
 
   app.get(
     "/employer/access-codes",
-    { preValidation: dashboard, schema: { querystring: employeesQueryExtra, response: { 200: accessCodesAnswer } } },
+    {
+      preValidation: dashboard,
+      schema: {
+        operationId: "getAccessCode",
+        summary: "The newest employee access code",
+        querystring: employeesQueryExtra,
+        response: { 404: errorAnswer, 200: accessCodesAnswer },
+      },
+    },
     async (request) => employer.newestAccessCode(app.deps, request.actor, request.query),
   );
 
@@ -42,7 +62,12 @@ export default async function employerRoutes(app: App) {
     "/employer/generate-access-code",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.generateAccessCode, "superuser"),
-      schema: { body: generateAccessCodeBody, response: { 200: accessCodeRecord } },
+      schema: {
+        operationId: "generateAccessCode",
+        summary: "Create an employee access code",
+        body: generateAccessCodeBody,
+        response: { 404: errorAnswer, 409: errorAnswer, 200: accessCodeRecord },
+      },
     },
     async (request) => employer.generateAccessCode(app.deps, request.actor, request.body),
   );
@@ -51,7 +76,12 @@ export default async function employerRoutes(app: App) {
     "/employer/deactivate-employee/:id",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.deactivateEmployee, "superuser"),
-      schema: { params: idParams, response: { 200: messageAnswer } },
+      schema: {
+        operationId: "deactivateEmployee",
+        summary: "Deactivate an employee",
+        params: idParams,
+        response: { 200: messageAnswer },
+      },
     },
     async (request) => employer.deactivateEmployee(app.deps, request.actor, request.params),
   );

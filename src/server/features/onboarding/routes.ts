@@ -23,27 +23,56 @@ export default async function onboardingRoutes(app: App) {
     "/employer/auth/validate-employer-access-code",
     {
       ...guesses,
-      schema: { body: validateEmployerCodeBody, response: { 200: validateEmployerCodeAnswer, ...errors } },
+      schema: {
+        operationId: "validateEmployerAccessCode",
+        summary: "Check an employer invitation code",
+        body: validateEmployerCodeBody,
+        response: { 200: validateEmployerCodeAnswer, ...errors },
+      },
     },
     async (request) => onboarding.validateEmployerCode(app.deps, request.actor, request.body),
   );
 
   app.post(
     "/employer/auth/register-employer",
-    { ...guesses, schema: { body: registerEmployerBody, response: { 201: registeredAnswer, ...errors } } },
+    {
+      ...guesses,
+      schema: {
+        operationId: "registerEmployer",
+        summary: "Sign up an employer with an invitation code",
+        body: registerEmployerBody,
+        response: { 201: registeredAnswer, ...errors },
+      },
+    },
     async (request, reply) =>
       reply.code(201).send(await onboarding.registerEmployer(app.deps, request.actor, request.body)),
   );
 
   app.post(
     "/auth/validate-access-code",
-    { ...guesses, schema: { body: validateAccessCodeBody, response: { 200: validateAccessCodeAnswer, ...errors } } },
+    {
+      ...guesses,
+      schema: {
+        operationId: "validateAccessCode",
+        summary: "Check an employee access code",
+        body: validateAccessCodeBody,
+        response: { 200: validateAccessCodeAnswer, ...errors },
+      },
+    },
     async (request) => onboarding.validateEmployeeCode(app.deps, request.actor, request.body),
   );
 
   app.post(
     "/auth/register-employee",
-    { ...guesses, schema: { body: registerEmployeeBody, response: { 201: registeredAnswer, ...errors } } },
+    {
+      ...guesses,
+      schema: {
+        operationId: "registerEmployee",
+        summary: "Sign up an employee with an access code",
+        body: registerEmployeeBody,
+        response: { 201: registeredAnswer, ...errors },
+      },
+    },
     async (request, reply) =>
       reply.code(201).send(await onboarding.registerEmployee(app.deps, request.actor, request.body)),
   );

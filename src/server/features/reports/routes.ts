@@ -3,7 +3,7 @@ import { requireRole } from "@server/plugins/guards";
 import { widgetCall } from "@server/plugins/widget-cors";
 import type { App } from "@server/types";
 import { reportedNumbersAnswer } from "@shared/alerts";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer, textAnswer } from "@shared/answers";
 import { requestLanguage } from "@shared/languages";
 import { listQuery, organisationQuery } from "@shared/paging";
 import { REPORTS_PER_HOUR } from "@shared/reports";
@@ -22,7 +22,12 @@ export default async function reportsRoutes(app: App) {
     {
       onRequest: widgetCall,
       config: { widget: true, anonymous: anonymousLimit({ limit: REPORTS_PER_HOUR, windowMs: 3_600_000 }) },
-      schema: { body: reportBody, response: { 201: messageAnswer } },
+      schema: {
+        operationId: "reportCall",
+        summary: "Report a suspicious call (the widget's call)",
+        body: reportBody,
+        response: { 201: messageAnswer },
+      },
     },
     async (request, reply) => {
       const { language: asked, ...body } = request.body;
@@ -46,7 +51,12 @@ export default async function reportsRoutes(app: App) {
     "/employer/reports",
     {
       preValidation: dashboard,
-      schema: { querystring: reportsQuery, response: { 200: reportsPage } },
+      schema: {
+        operationId: "listReports",
+        summary: "The organisation's reported calls, a page at a time",
+        querystring: reportsQuery,
+        response: { 404: errorAnswer, 200: reportsPage },
+      },
     },
     async (request) => reports.organisationReports(app.deps, request.actor, request.query),
   );
@@ -55,14 +65,30 @@ export default async function reportsRoutes(app: App) {
     "/employer/reports/top-numbers",
     {
       preValidation: dashboard,
-      schema: { querystring: organisationQuery, response: { 200: reportedNumbersAnswer } },
+      schema: {
+        operationId: "listTopReportedNumbers",
+        summary: "The numbers reported most in 30 days",
+        querystring: organisationQuery,
+        response: { 404: errorAnswer, 200: reportedNumbersAnswer },
+      },
     },
     async (request) => reports.mostReportedNumbers(app.deps, request.actor, request.query),
   );
 
   app.get(
     "/employer/reports.csv",
-    { preValidation: dashboard, schema: { querystring: organisationQuery } },
+    {
+      preValidation: dashboard,
+      schema: {
+        operationId: "exportReportsCsv",
+        summary: "The organisation's reported calls as CSV",
+        querystring: organisationQuery,
+        response: {
+          404: errorAnswer,
+          200: textAnswer("text/csv", "The reported calls as an attachment", "at,site,callerNumber\n"),
+        },
+      },
+    },
     async (request, reply) => {
       const csv = await reports.organisationReportsCsv(app.deps, request.actor, request.query);
       return reply
@@ -75,7 +101,15 @@ export default async function reportsRoutes(app: App) {
 
   app.get(
     "/admin/reports",
-    { preValidation: requireRole("admin"), schema: { querystring: listQuery, response: { 200: reportsPage } } },
+    {
+      preValidation: requireRole("admin"),
+      schema: {
+        operationId: "listUnroutedReports",
+        summary: "Reported calls that reached no organisation (admins)",
+        querystring: listQuery,
+        response: { 200: reportsPage },
+      },
+    },
     async (request) => reports.unroutedReports(app.deps, request.query),
   );
 }

@@ -3,7 +3,7 @@ import { DATABASE_UNAVAILABLE, isDatabaseUnavailable, refusedInput } from "@serv
 import { HttpError } from "@server/lib/errors";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { MESSAGES } from "@shared/messages";
 import {
@@ -122,23 +122,44 @@ async function scimApi(app: App) {
 
   app.get(
     "/ServiceProviderConfig",
-    { config, schema: { summary: "What this SCIM service supports", response: { 200: scimDocument } } },
+    {
+      config,
+      schema: {
+        operationId: "scimGetServiceProviderConfig",
+        summary: "What this SCIM service supports",
+        response: { 200: scimDocument },
+      },
+    },
     async () => serviceProviderConfig(publicUrl),
   );
   app.get(
     "/ResourceTypes",
-    { config, schema: { summary: "The resource types (User)", response: { 200: scimDocument } } },
+    {
+      config,
+      schema: {
+        operationId: "scimListResourceTypes",
+        summary: "The resource types (User)",
+        response: { 200: scimDocument },
+      },
+    },
     async () => resourceTypes(publicUrl),
   );
-  app.get("/Schemas", { config, schema: { summary: "The User schema", response: { 200: scimDocument } } }, async () =>
-    schemas(publicUrl),
+  app.get(
+    "/Schemas",
+    { config, schema: { operationId: "scimListSchemas", summary: "The User schema", response: { 200: scimDocument } } },
+    async () => schemas(publicUrl),
   );
   // The documents at the meta.location the lists advertise (RFC 7644 4).
   app.get(
     "/ResourceTypes/:id",
     {
       config,
-      schema: { summary: "One resource type (User)", params: idParams, response: { 200: scimDocument, ...errors } },
+      schema: {
+        operationId: "scimGetResourceType",
+        summary: "One resource type (User)",
+        params: idParams,
+        response: { 200: scimDocument, ...errors },
+      },
     },
     async (request) =>
       resourceType(publicUrl, request.params.id) ?? Promise.reject(scimErrors.notFound("No such resource type.")),
@@ -147,7 +168,12 @@ async function scimApi(app: App) {
     "/Schemas/:id",
     {
       config,
-      schema: { summary: "One schema, by its URN", params: idParams, response: { 200: scimDocument, ...errors } },
+      schema: {
+        operationId: "scimGetSchema",
+        summary: "One schema, by its URN",
+        params: idParams,
+        response: { 200: scimDocument, ...errors },
+      },
     },
     async (request) => schema(publicUrl, request.params.id) ?? Promise.reject(scimErrors.notFound("No such schema.")),
   );
@@ -156,6 +182,7 @@ async function scimApi(app: App) {
     {
       config,
       schema: {
+        operationId: "scimListUsers",
         summary: 'The organisation\'s employees; filter=userName eq "…" or externalId eq "…", startIndex, count',
         querystring: scimListQuery,
         response: { 200: scimListAnswer, ...errors },
@@ -169,6 +196,7 @@ async function scimApi(app: App) {
     {
       config,
       schema: {
+        operationId: "scimCreateUser",
         summary: "Create an employee",
         querystring: query,
         body: scimUserBody,
@@ -185,7 +213,13 @@ async function scimApi(app: App) {
     "/Users/:id",
     {
       config,
-      schema: { summary: "One employee", params: idParams, querystring: query, response: { 200: scimUser, ...errors } },
+      schema: {
+        operationId: "scimGetUser",
+        summary: "One employee",
+        params: idParams,
+        querystring: query,
+        response: { 200: scimUser, ...errors },
+      },
     },
     async (request) => scim.getUser(app.deps, clientOf(request), request.params.id, request.query),
   );
@@ -195,6 +229,7 @@ async function scimApi(app: App) {
     {
       config,
       schema: {
+        operationId: "scimReplaceUser",
         summary: "Replace an employee (active: false deactivates)",
         params: idParams,
         querystring: query,
@@ -210,6 +245,7 @@ async function scimApi(app: App) {
     {
       config,
       schema: {
+        operationId: "scimPatchUser",
         summary: "Change an employee: add, replace, remove (active: false deactivates)",
         params: idParams,
         querystring: query,
@@ -225,6 +261,7 @@ async function scimApi(app: App) {
     {
       config,
       schema: {
+        operationId: "scimDeleteUser",
         summary: "Deactivate an employee and free their userName",
         params: idParams,
         response: { 204: z.null().describe("Deleted"), ...errors },
@@ -257,7 +294,14 @@ async function scimApi(app: App) {
 export default async function scimRoutes(app: App) {
   app.get(
     "/employer/scim",
-    { preValidation: requireRole("superuser"), schema: { response: { 200: scimStatusAnswer } } },
+    {
+      preValidation: requireRole("superuser"),
+      schema: {
+        operationId: "getScimStatus",
+        summary: "The SCIM base URL and token status",
+        response: { 200: scimStatusAnswer },
+      },
+    },
     async (request) => scimStatus(app.deps, request.actor),
   );
 
@@ -265,7 +309,11 @@ export default async function scimRoutes(app: App) {
     "/employer/scim-token",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.createScimToken, "superuser"),
-      schema: { response: { 201: scimTokenAnswer } },
+      schema: {
+        operationId: "createScimToken",
+        summary: "Create the SCIM token (answers it once)",
+        response: { 201: scimTokenAnswer },
+      },
     },
     async (request, reply) =>
       reply.code(201).send(await createScimToken(app.deps, request.actor, { sessionHash: request.sessionHash })),
@@ -275,7 +323,11 @@ export default async function scimRoutes(app: App) {
     "/employer/scim-token",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.revokeScimToken, "superuser"),
-      schema: { response: { 200: messageAnswer } },
+      schema: {
+        operationId: "revokeScimToken",
+        summary: "Revoke the SCIM token",
+        response: { 404: errorAnswer, 200: messageAnswer },
+      },
     },
     async (request) => revokeScimToken(app.deps, request.actor),
   );

@@ -1,6 +1,6 @@
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { employeesQueryExtra } from "@shared/employer";
 import { idParams } from "@shared/paging";
@@ -14,7 +14,12 @@ export default async function sitesRoutes(app: App) {
     "/employer/sites",
     {
       preValidation: requireRole("superuser", "admin"),
-      schema: { querystring: employeesQueryExtra, response: { 200: sitesAnswer } },
+      schema: {
+        operationId: "listSites",
+        summary: "The organisation's sites and their proof",
+        querystring: employeesQueryExtra,
+        response: { 404: errorAnswer, 200: sitesAnswer },
+      },
     },
     async (request) => listSites(sitesDeps(app), request.actor, request.query),
   );
@@ -23,7 +28,12 @@ export default async function sitesRoutes(app: App) {
     "/employer/sites",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.addSite, "superuser"),
-      schema: { body: siteHostBody, response: { 201: siteRecord } },
+      schema: {
+        operationId: "addSite",
+        summary: "Add a site to prove",
+        body: siteHostBody,
+        response: { 404: errorAnswer, 409: errorAnswer, 201: siteRecord },
+      },
     },
     async (request, reply) => reply.code(201).send(await addSite(sitesDeps(app), request.actor, request.body)),
   );
@@ -32,7 +42,12 @@ export default async function sitesRoutes(app: App) {
     "/employer/sites/check",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.checkSite, "superuser"),
-      schema: { body: siteHostBody, response: { 200: siteCheckAnswer } },
+      schema: {
+        operationId: "checkSite",
+        summary: "Check a site's proof now (DNS, then the well-known file)",
+        body: siteHostBody,
+        response: { 404: errorAnswer, 200: siteCheckAnswer },
+      },
     },
     async (request) => checkSite(sitesDeps(app), request.actor, request.body),
   );
@@ -41,7 +56,12 @@ export default async function sitesRoutes(app: App) {
     "/employer/sites/:host",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.removeSite, "superuser"),
-      schema: { params: siteHostParams, response: { 200: messageAnswer } },
+      schema: {
+        operationId: "removeSite",
+        summary: "Remove a site",
+        params: siteHostParams,
+        response: { 409: errorAnswer, 200: messageAnswer },
+      },
     },
     async (request) => removeSite(sitesDeps(app), request.actor, request.params),
   );
@@ -50,7 +70,13 @@ export default async function sitesRoutes(app: App) {
     "/admin/organisations/:id/sites",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.adminVerifySite, "admin"),
-      schema: { params: idParams, body: siteHostBody, response: { 200: siteCheckAnswer } },
+      schema: {
+        operationId: "adminVerifySite",
+        summary: "Verify a site on an admin's word",
+        params: idParams,
+        body: siteHostBody,
+        response: { 409: errorAnswer, 200: siteCheckAnswer },
+      },
     },
     async (request) =>
       adminVerifySite(sitesDeps(app), request.actor, { organisationId: request.params.id, host: request.body.host }),

@@ -3,7 +3,7 @@ import { anonymousLimit } from "@server/lib/anonymous-access";
 import { randomToken } from "@server/lib/crypto";
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { landingFor, paths } from "@shared/paths";
 import {
@@ -53,7 +53,12 @@ export default async function ssoRoutes(app: App) {
     "/employer/sso",
     {
       preValidation: requireRole("superuser", "admin"),
-      schema: { querystring: ssoOrganisationQuery, response: { 200: ssoAnswer } },
+      schema: {
+        operationId: "getSso",
+        summary: "The organisation's single sign-on connection",
+        querystring: ssoOrganisationQuery,
+        response: { 404: errorAnswer, 200: ssoAnswer },
+      },
     },
     async (request) => getConnection(app.deps, request.actor, request.query),
   );
@@ -62,7 +67,12 @@ export default async function ssoRoutes(app: App) {
     "/employer/sso",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.saveSso, "superuser"),
-      schema: { body: ssoBody, response: { 200: ssoAnswer.unwrap() } },
+      schema: {
+        operationId: "saveSso",
+        summary: "Set the single sign-on connection",
+        body: ssoBody,
+        response: { 200: ssoAnswer.unwrap() },
+      },
     },
     async (request) => saveConnection(app.deps, request.actor, { ...request.body, sessionHash: request.sessionHash }),
   );
@@ -71,7 +81,11 @@ export default async function ssoRoutes(app: App) {
     "/employer/sso",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.removeSso, "superuser"),
-      schema: { response: { 200: messageAnswer } },
+      schema: {
+        operationId: "removeSso",
+        summary: "Remove the single sign-on connection",
+        response: { 404: errorAnswer, 200: messageAnswer },
+      },
     },
     async (request) => removeConnection(app.deps, request.actor, { sessionHash: request.sessionHash }),
   );
@@ -80,7 +94,12 @@ export default async function ssoRoutes(app: App) {
     "/auth/sso/discover",
     {
       config: { anonymous: anonymousLimit(SSO.discoverPerIp) },
-      schema: { querystring: ssoEmailQuery, response: { 200: ssoDiscoverAnswer } },
+      schema: {
+        operationId: "discoverSso",
+        summary: "Whether an e-mail's organisation signs in with SSO",
+        querystring: ssoEmailQuery,
+        response: { 200: ssoDiscoverAnswer },
+      },
     },
     async (request) => discover(app.deps, request.actor, request.query),
   );
@@ -95,7 +114,12 @@ export default async function ssoRoutes(app: App) {
     "/auth/sso/start",
     {
       config: { anonymous: anonymousLimit(SSO.startsPerIp) },
-      schema: { body: ssoStartBody, response: { 200: ssoStartAnswer } },
+      schema: {
+        operationId: "startSsoFromPage",
+        summary: "Start single sign-on from /login (answers the identity provider's URL)",
+        body: ssoStartBody,
+        response: { 200: ssoStartAnswer },
+      },
     },
     async (request, reply) => {
       const site = request.headers["sec-fetch-site"];
@@ -116,7 +140,12 @@ export default async function ssoRoutes(app: App) {
     "/auth/sso/start",
     {
       config: { anonymous: anonymousLimit(SSO.startsPerIp) },
-      schema: { querystring: ssoEmailQuery, response: { 302: redirectAnswer, 303: redirectAnswer } },
+      schema: {
+        operationId: "startSso",
+        summary: "Start single sign-on from CallProof's own page (redirects to the identity provider)",
+        querystring: ssoEmailQuery,
+        response: { 404: errorAnswer, 302: redirectAnswer, 303: redirectAnswer },
+      },
     },
     async (request, reply) => {
       const email = normaliseEmail(request.query.email);
@@ -134,7 +163,12 @@ export default async function ssoRoutes(app: App) {
     {
       // Past the limit too, the browser is sent back to /login?sso=failed (the contract's one answer).
       config: { anonymous: anonymousLimit({ ...SSO.callbacksPerIp, refusedWith: 302 }) },
-      schema: { querystring: ssoCallbackQuery, response: { 302: redirectAnswer } },
+      schema: {
+        operationId: "ssoCallback",
+        summary: "The identity provider's redirect back",
+        querystring: ssoCallbackQuery,
+        response: { 302: redirectAnswer },
+      },
     },
     async (request, reply) => {
       const currentUrl = new URL(request.url, app.deps.config.publicUrl);

@@ -3,7 +3,7 @@ import { codesErrors, openStatusStream, sseHeaders } from "@server/features/code
 import { anonymousLimit } from "@server/lib/anonymous-access";
 import type { App } from "@server/types";
 import { activityAnswer } from "@shared/activity";
-import { errorAnswer } from "@shared/answers";
+import { codeEventsAnswer, errorAnswer } from "@shared/answers";
 import {
   API_KEY_LIMITS,
   type ApiKeyScope,
@@ -16,7 +16,6 @@ import {
 } from "@shared/api-keys";
 import { lookupIdParams } from "@shared/paging";
 import type { FastifyRequest } from "fastify";
-import { z } from "zod";
 import * as v1 from "./service";
 
 declare module "fastify" {
@@ -63,6 +62,7 @@ export default async function v1Routes(app: App) {
     {
       ...withScope("codes:write"),
       schema: {
+        operationId: "v1CreateCode",
         summary: "Issue an identity code for an employee (scope codes:write)",
         description:
           "Issued through the employee's own generation: at most 3 a rolling minute per employee (429 with `Retry-After`). 404 for anyone who is not an active employee of the key's organisation.",
@@ -83,6 +83,7 @@ export default async function v1Routes(app: App) {
     {
       ...withScope("codes:read"),
       schema: {
+        operationId: "v1GetCode",
         summary: "A code's status (scope codes:read)",
         security,
         params: lookupIdParams,
@@ -100,18 +101,14 @@ export default async function v1Routes(app: App) {
     {
       ...withScope("codes:read"),
       schema: {
+        operationId: "v1StreamCodeEvents",
         summary: "A code's live status as server-sent events (scope codes:read)",
         description:
           "`text/event-stream`: the state now (`live`, or `verified`/`expired` and the end), then `verified` the moment a customer verifies the code, or `expired` at expiry. Each event's data is the JSON of GET /api/v1/codes/{id}.",
         security,
         params: lookupIdParams,
         response: {
-          200: z.string().meta({
-            description: "text/event-stream",
-            examples: [
-              'retry: 2000\n\nevent: live\ndata: {"id":4211,"status":"live","expiresAt":"2026-11-25T09:30:00.000Z","verifiedAt":null,"site":null}\n\n',
-            ],
-          }),
+          200: codeEventsAnswer,
           400: errorAnswer,
           404: errorAnswer,
           ...refusals,
@@ -146,6 +143,7 @@ export default async function v1Routes(app: App) {
     {
       ...withScope("audit:read"),
       schema: {
+        operationId: "v1ListAuditEvents",
         summary: "The organisation's audit events after a cursor (scope audit:read)",
         description:
           "Oldest first. Follow `next`: every event is returned exactly once, in feed-position order, even while other requests write events (a position is given only once the event's transaction has ended).",
@@ -162,6 +160,7 @@ export default async function v1Routes(app: App) {
     {
       ...withScope("reports:read"),
       schema: {
+        operationId: "v1ListReports",
         summary: "The organisation's reported calls after a cursor (scope reports:read)",
         description: "The same cursor as /api/v1/audit.",
         security,
@@ -177,6 +176,7 @@ export default async function v1Routes(app: App) {
     {
       ...withScope("activity:read"),
       schema: {
+        operationId: "v1GetActivity",
         summary: "The organisation's last 30 days (scope activity:read)",
         security,
         response: { 200: activityAnswer, ...refusals },

@@ -1,6 +1,6 @@
 import { requireRole, requireRoleAudited } from "@server/plugins/guards";
 import type { App } from "@server/types";
-import { messageAnswer } from "@shared/answers";
+import { errorAnswer, messageAnswer } from "@shared/answers";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { webhookAnswer, webhookBody, webhookDeliveriesAnswer, webhookSavedAnswer } from "@shared/webhooks";
 import * as webhooks from "./service";
@@ -11,7 +11,14 @@ export default async function webhooksRoutes(app: App) {
 
   app.get(
     "/employer/webhook",
-    { preValidation: superuser, schema: { response: { 200: webhookAnswer } } },
+    {
+      preValidation: superuser,
+      schema: {
+        operationId: "getWebhook",
+        summary: "The organisation's webhook, if any",
+        response: { 200: webhookAnswer },
+      },
+    },
     async (request) => webhooks.getWebhook(app.deps, request.actor),
   );
 
@@ -19,7 +26,12 @@ export default async function webhooksRoutes(app: App) {
     "/employer/webhook",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.setWebhook, "superuser"),
-      schema: { body: webhookBody, response: { 200: webhookSavedAnswer } },
+      schema: {
+        operationId: "saveWebhook",
+        summary: "Set the webhook (answers its secret once)",
+        body: webhookBody,
+        response: { 200: webhookSavedAnswer },
+      },
     },
     async (request) =>
       webhooks.setWebhook(app.deps, request.actor, { ...request.body, sessionHash: request.sessionHash }),
@@ -29,14 +41,25 @@ export default async function webhooksRoutes(app: App) {
     "/employer/webhook",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.removeWebhook, "superuser"),
-      schema: { response: { 200: messageAnswer } },
+      schema: {
+        operationId: "removeWebhook",
+        summary: "Remove the webhook",
+        response: { 404: errorAnswer, 200: messageAnswer },
+      },
     },
     async (request) => webhooks.removeWebhook(app.deps, request.actor),
   );
 
   app.get(
     "/employer/webhook/deliveries",
-    { preValidation: superuser, schema: { response: { 200: webhookDeliveriesAnswer } } },
+    {
+      preValidation: superuser,
+      schema: {
+        operationId: "listWebhookDeliveries",
+        summary: "The webhook's last deliveries",
+        response: { 200: webhookDeliveriesAnswer },
+      },
+    },
     async (request) => webhooks.deliveries(app.deps, request.actor),
   );
 
@@ -44,7 +67,11 @@ export default async function webhooksRoutes(app: App) {
     "/employer/webhook/test",
     {
       preValidation: requireRoleAudited(AUDIT_ACTIONS.testWebhook, "superuser"),
-      schema: { response: { 202: messageAnswer } },
+      schema: {
+        operationId: "testWebhook",
+        summary: "Send a test event to the webhook",
+        response: { 404: errorAnswer, 202: messageAnswer },
+      },
     },
     async (request, reply) => reply.code(202).send(await webhooks.sendTestEvent(app.deps, request.actor)),
   );

@@ -45,7 +45,9 @@ export const idParams = z.object({ id: idSchema() });
 export const lookupIdParams = z.object({
   id: z
     .string()
-    .describe("the record's id")
+    // The document shows the ids there are (a client that checks them sends nothing else); the server
+    // answers anything else with the route's own 404.
+    .meta({ description: "the record's id", pattern: POSITIVE_INT32.source })
     .transform((text) => idSchema().safeParse(text).data ?? 0),
 });
 

@@ -82,7 +82,10 @@ async function driveSignedOut() {
     (await browser.post("/api/employer/auth/validate-employer-access-code", { code: "NOPE-NOPE" })).statusCode,
   ).toBeGreaterThan(399);
   expect((await browser.get("/api/auth/sso/discover?email=someone%40nowhere.test")).statusCode).toBe(200);
-  expect((await browser.get("/api/auth/sso/start?email=someone%40nowhere.test")).statusCode).toBe(404);
+  const fromPage = { "sec-fetch-site": "same-origin" };
+  expect((await browser.get("/api/auth/sso/start?email=someone%40nowhere.test", fromPage)).statusCode).toBe(404);
+  expect((await browser.get("/api/auth/sso/start?email=someone%40nowhere.test")).statusCode).toBe(303);
+  expect((await browser.post("/api/auth/sso/start", { email: "someone@nowhere.test" }, fromPage)).statusCode).toBe(404);
   expect((await browser.post("/api/auth/passkey/options")).statusCode).toBe(200);
   expect((await browser.post("/api/auth/passkey/verify", { response: { id: "x" } })).statusCode).toBeGreaterThan(399);
   expect((await browser.post("/api/auth/resend-verification", { email: "nobody@b.test" })).statusCode).toBe(200);
@@ -236,7 +239,8 @@ async function driveV1(key: string, narrowKey: string, employeeEmail: string) {
   expect((await call("GET", "/api/v1/reports", { headers: auth })).statusCode).toBe(200);
   expect((await call("GET", "/api/v1/activity", { headers: auth })).statusCode).toBe(200);
   expect((await call("GET", "/api/v1/codes/2147483647", { headers: auth })).statusCode).toBe(404);
-  expect((await call("GET", "/api/v1/codes/2147483648", { headers: auth })).statusCode).toBe(400);
+  // Not an id (past the document's pattern): no such code, the route's own 404 (issue 32).
+  expect((await call("GET", "/api/v1/codes/2147483648", { headers: auth })).statusCode).toBe(404);
   expect(
     (await call("POST", "/api/v1/codes", { headers: auth, body: { employeeEmail: "no@one.test" } })).statusCode,
   ).toBe(404);
@@ -357,16 +361,21 @@ describe("the server's real answers and the OpenAPI document", () => {
     for (const status of [200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 429]) expect(statuses).toContain(status);
   });
 
-  it("answers 414 to a path parameter over 100 characters on every route with one, and documents it", async () => {
+  it("lets a path parameter over 100 characters reach its route: never 414, a documented answer in the route's shape", async () => {
     const long = "1".repeat(101);
     for (const [path, methods] of Object.entries(document.paths)) {
       if (!path.includes("{")) continue;
       for (const [method, operation] of Object.entries(methods)) {
         const url = path.replace(/\{[^}]+\}/g, long);
         const res = await call(method.toUpperCase(), url);
-        expect(res.statusCode, `${method} ${path}`).toBe(414);
-        expect(Object.keys(operation.responses), `${method} ${path}`).toContain("414");
-        expect(res.json()).toMatchObject({ message: expect.any(String) });
+        expect(res.statusCode, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, `${method} ${path}`).toBeLessThan(500);
+        expect(Object.keys(operation.responses), `${method} ${path}: ${res.statusCode}`).toContain(
+          String(res.statusCode),
+        );
+        if (path.startsWith("/api/scim/v2")) expect(res.json()).toMatchObject({ detail: expect.any(String) });
+        else expect(res.json()).toMatchObject({ message: expect.any(String) });
+        expect(res.body.includes(long), `${method} ${path}: the answer echoes the path`).toBe(false);
       }
     }
   });

@@ -6,7 +6,6 @@ import { scimErrorAnswer } from "@shared/scim";
 import type { RouteOptions } from "fastify";
 import fp from "fastify-plugin";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { requireUser } from "./guards";
 
 /** A tag of the document: a feature of the registry (its folder) and what it is for. */
@@ -16,7 +15,6 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const SCIM_PREFIX = "/api/scim/v2";
 
 /** Fastify's own answer to a path parameter over `maxParamLength` (100): before any route runs. */
-const uriTooLongAnswer = z.looseObject({ message: z.string(), code: z.string() });
 
 const STATUS_TEXT: Record<string, string> = {
   "200": "Success",
@@ -31,7 +29,6 @@ const STATUS_TEXT: Record<string, string> = {
   "404": "No such record, or not one the caller may see",
   "409": "In conflict with the current state",
   "413": "The request body is larger than 1 MB",
-  "414": "A path parameter is longer than 100 characters",
   "415": "The request body's `Content-Type` is not one the call accepts",
   "429": "Too many requests: wait for `Retry-After` seconds",
   "503": "The database is unreachable for now: try again after `Retry-After` seconds",
@@ -124,7 +121,8 @@ function whoMayCall(route: RouteOptions, access: Access, unsafe: boolean): strin
 /**
  * The error statuses every route of its kind can answer, whatever its handler does: validation (400),
  * credentials (401), CSRF, Origin and roles (403), unknown records (404), body size and type (413, 415),
- * long path parameters (414), limits (429) and an unreachable database (503). A route declares the others
+ * limits (429) and an unreachable database (503). A path parameter of any length reaches its route (no
+ * 414: the route's own checks and 404 answer it). A route declares the others
  * (409, a service's 404) in its own schema.
  */
 function commonStatuses(route: RouteOptions, access: Access): number[] {
@@ -138,7 +136,7 @@ function commonStatuses(route: RouteOptions, access: Access): number[] {
   if (access === "apiKey") statuses.add(403);
   if ((access === "session" || access === "anonymous") && unsafe) statuses.add(403);
   if (access === "session" && hasRoleGuard(route)) statuses.add(403);
-  if (hasParams) statuses.add(404).add(414);
+  if (hasParams) statuses.add(404);
   if (unsafe) statuses.add(413).add(415);
   const limit = route.config?.anonymous && "limit" in route.config.anonymous ? route.config.anonymous.limit : null;
   if (access === "apiKey" || (limit && limit.refusedWith === 429)) statuses.add(429);
@@ -159,7 +157,7 @@ function completeRoute(route: RouteOptions): RouteSchema | undefined {
   const error = access === "scimToken" ? scimErrorAnswer : errorAnswer;
   const response: Record<string, unknown> = { ...schema.response };
   for (const status of commonStatuses(route, access)) {
-    response[status] ??= status === 414 ? uriTooLongAnswer : error;
+    response[status] ??= error;
   }
   const who = whoMayCall(route, access, UNSAFE.has(method));
   return {

@@ -118,7 +118,7 @@ export default async function ssoRoutes(app: App) {
         operationId: "startSsoFromPage",
         summary: "Start single sign-on from /login (answers the identity provider's URL)",
         body: ssoStartBody,
-        response: { 200: ssoStartAnswer },
+        response: { 200: ssoStartAnswer, 404: errorAnswer },
       },
     },
     async (request, reply) => {

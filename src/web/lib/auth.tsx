@@ -1,4 +1,3 @@
-import type { roleAnswer } from "@shared/auth";
 import { ROLES, type Role, SIGNED_IN_HINT, UI_TIMING } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { paths } from "@shared/paths";
@@ -15,8 +14,7 @@ import {
   useState,
 } from "react";
 import { useLocation, useNavigate } from "react-router";
-import type { z } from "zod";
-import { ApiError, api } from "./api";
+import { ApiError, call, client } from "./api";
 
 export type AuthContextValue = {
   role: Role | null;
@@ -51,9 +49,7 @@ async function whoami(): Promise<Role | null> {
   // A signed-out visitor's pages do not ask (whoami would answer 401, an error in the console).
   if (!mayBeSignedIn()) return null;
   try {
-    const answer = await api.get<z.infer<typeof roleAnswer>>("/api/auth/whoami", {
-      headers: { "Cache-Control": "no-cache" },
-    });
+    const answer = await call(client.GET("/api/auth/whoami", { headers: { "Cache-Control": "no-cache" } }));
     return isRole(answer?.role) ? answer.role : null;
   } catch (error) {
     // 401 just means signed out; anything else is logged, never shown.
@@ -109,7 +105,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSigningOut(true);
     let failed = false;
     try {
-      await api.post("/api/auth/logout");
+      await call(client.POST("/api/auth/logout"));
       await wait(UI_TIMING.logoutRedirectMs);
     } catch (error) {
       failed = true;

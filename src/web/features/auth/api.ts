@@ -1,25 +1,18 @@
-import type { messageAnswer } from "@shared/answers";
-import type { roleAnswer, verifyEmailAnswer } from "@shared/auth";
-import type { SsoDiscoverAnswer } from "@shared/sso";
-import { api } from "@web/lib/api";
-import type { z } from "zod";
-
-type Message = z.infer<typeof messageAnswer>;
+import { apiHref, call, client } from "@web/lib/api";
 
 /** The sign-in and account-recovery calls. */
 export const authApi = {
-  login: (email: string, password: string) => api.post<Message>("/api/auth/login", { email, password }),
-  verify2fa: (email: string, code: string) =>
-    api.post<z.infer<typeof roleAnswer>>("/api/auth/verify-2fa", { email, code }),
-  forgotPassword: (email: string) => api.post<Message>("/api/auth/forgot-password", { email }),
+  login: (email: string, password: string) => call(client.POST("/api/auth/login", { body: { email, password } })),
+  verify2fa: (email: string, code: string) => call(client.POST("/api/auth/verify-2fa", { body: { email, code } })),
+  forgotPassword: (email: string) => call(client.POST("/api/auth/forgot-password", { body: { email } })),
   resetPassword: (token: string, newPassword: string) =>
-    api.post<Message>("/api/auth/reset-password", { token, newPassword }),
+    call(client.POST("/api/auth/reset-password", { body: { token, newPassword } })),
   verifyEmail: (email: string, token: string) =>
-    api.post<z.infer<typeof verifyEmailAnswer>>("/api/auth/verify-email", { email, token }),
+    call(client.POST("/api/auth/verify-email", { body: { email, token } })),
   /** whether the e-mail's organisation signs in with single sign-on */
   ssoDiscover: (email: string, signal?: AbortSignal) =>
-    api.get<SsoDiscoverAnswer>(`/api/auth/sso/discover?email=${encodeURIComponent(email)}`, { signal }),
+    call(client.GET("/api/auth/sso/discover", { params: { query: { email } }, signal })),
 };
 
 /** Where "Continue with single sign-on" sends the browser (a page navigation, not a fetch). */
-export const ssoStartUrl = (email: string) => `/api/auth/sso/start?email=${encodeURIComponent(email)}`;
+export const ssoStartUrl = (email: string) => apiHref("/api/auth/sso/start", { query: { email } });

@@ -2,7 +2,7 @@ import { SITE_PROOF } from "@shared/sites";
 import { TestDnsServer } from "@test/dns-server";
 import { createEmployer } from "@test/fixtures";
 import { afterAll, describe, expect, it } from "vitest";
-import { PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
 
 // A real DNS server on loopback answers the server's site checks.
 const dns = await new TestDnsServer().start();
@@ -16,6 +16,7 @@ describe("the employer dashboard's Sites section", () => {
     const { user, domain } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE);
     await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openEmployerSection(page, "Sites and widget");
 
     const sites = page.getByRole("region", { name: "Sites" });
     const list = sites.getByRole("list", { name: "Your sites" });

@@ -14,7 +14,6 @@ import {
   useState,
 } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { ApiError, call, client } from "./api";
 
 export type AuthContextValue = {
   role: Role | null;
@@ -45,9 +44,16 @@ function mayBeSignedIn(): boolean {
   return document.cookie.split(";").some((part) => part.trim().startsWith(`${SIGNED_IN_HINT}=`));
 }
 
+/**
+ * The API client loads with the first call: a signed-out visitor's public pages make none, so their
+ * first load leaves it out (it would put the home page over its budget).
+ */
+const apiClient = () => import("./api");
+
 async function whoami(): Promise<Role | null> {
   // A signed-out visitor's pages do not ask (whoami would answer 401, an error in the console).
   if (!mayBeSignedIn()) return null;
+  const { ApiError, call, client } = await apiClient();
   try {
     const answer = await call(client.GET("/api/auth/whoami", { headers: { "Cache-Control": "no-cache" } }));
     return isRole(answer?.role) ? answer.role : null;
@@ -105,6 +111,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSigningOut(true);
     let failed = false;
     try {
+      const { call, client } = await apiClient();
       await call(client.POST("/api/auth/logout"));
       await wait(UI_TIMING.logoutRedirectMs);
     } catch (error) {

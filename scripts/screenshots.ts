@@ -78,7 +78,10 @@ try {
       .getByRole("navigation", { name: "Employer dashboard sections" })
       .getByRole("link", { name: "Fraud and reports" })
       .click();
-    await page.getByRole("row", { name: /7946 0123/ }).first().waitFor();
+    await page
+      .getByRole("row", { name: /7946 0123/ })
+      .first()
+      .waitFor();
   });
   await shoot(browser, server, "admin", async (page) => {
     await signInThroughUi(page, server, admin.email, GOOD_PASSWORD);

@@ -6,7 +6,7 @@ import { createUser, GOOD_PASSWORD } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import type { Locator } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();
 const { newPage } = suite;
@@ -247,12 +247,14 @@ describe("administration", () => {
     await pageStatus(usersRegion, "Page 1 of 3");
     await usersRegion.getByText("Active users (24)").waitFor();
 
-    // The organisation's audit events record the deactivation.
+    // The organisation's audit events (their own section) record the deactivation.
+    await openEmployerSection(page, "Audit");
     await page
       .getByRole("region", { name: "Audit events", exact: true })
       .getByRole("row", { name: /employer\.deactivate-employee/ })
       .first()
       .waitFor();
+    await openEmployerSection(page, "People");
     await page.getByText(MESSAGES.noAccessCodeData).waitFor();
   });
 

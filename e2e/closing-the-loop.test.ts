@@ -11,7 +11,7 @@ import { createOrganisation } from "@test/fixtures";
 import { createUser, GOOD_PASSWORD } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();
 let site: Server;
@@ -102,6 +102,7 @@ describe("closing the loop", () => {
     const employer = await suite.newPage();
     await signInThroughUi(employer, suite.server, boss.email, GOOD_PASSWORD);
     await employer.goto("/employer-dashboard");
+    await openEmployerSection(employer, "Fraud and reports");
     const reports = employer.getByRole("region", { name: REPORTS_TEXT.employerTitle });
     const row = reports.getByRole("row", { name: /\+44 20 7946 0123/ });
     await row.waitFor();

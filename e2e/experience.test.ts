@@ -9,7 +9,15 @@ import { createOrganisation } from "@test/fixtures";
 import { createUser, GOOD_PASSWORD, signIn } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import {
+  DESKTOP,
+  openEmployerSection,
+  PHONE,
+  pathIs,
+  seriousViolations,
+  setUpBrowserSuite,
+  signInThroughUi,
+} from "./support";
 
 const suite = setUpBrowserSuite();
 const NARROW = { width: 320, height: 700 };
@@ -118,6 +126,19 @@ describe("every screen", () => {
     const employer = await suite.newPage();
     await signInThroughUi(employer, suite.server, employerEmail, GOOD_PASSWORD, "/employer-dashboard");
     await visit(employer, "/employer-dashboard");
+    // Each of the dashboard's sections, reached through its section navigation.
+    for (const [name, route] of [
+      ["Fraud and reports", "/employer-dashboard/fraud"],
+      ["Sites and widget", "/employer-dashboard/sites"],
+      ["Integrations", "/employer-dashboard/integrations"],
+      ["Audit", "/employer-dashboard/audit"],
+      ["People", "/employer-dashboard"],
+    ] as const) {
+      await openEmployerSection(employer, name);
+      await employer.waitForURL(pathIs(route));
+      await settled(employer);
+      problems.push(...(await checkAtEveryWidth(employer, route)));
+    }
 
     const admin = await suite.newPage();
     await signInThroughUi(admin, suite.server, adminEmail, GOOD_PASSWORD, "/admin");

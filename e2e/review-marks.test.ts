@@ -12,7 +12,7 @@ import { createUser, signIn } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, openEmployerSection, PHONE, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1", OUTBOUND_ALLOWED_HOSTS: "loopback" });
 
@@ -42,6 +42,7 @@ describe("the review's marks on the dashboards", () => {
 
     const page = await suite.newPage(PHONE);
     await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openEmployerSection(page, "Integrations");
     const panel = page.getByRole("region", { name: WEBHOOK_TEXT.healthTitle });
     await panel
       .getByRole("alert")

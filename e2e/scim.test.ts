@@ -6,7 +6,7 @@
 import { SCIM_TEXT } from "@shared/scim";
 import { createEmployer } from "@test/fixtures";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, openEmployerSection, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();
 const PHONE_390 = { width: 390, height: 844 };
@@ -20,6 +20,7 @@ describe("Provisioning (SCIM) on the employer dashboard", () => {
     const { user } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE_390);
     await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openEmployerSection(page, "Integrations");
     const panel = page.getByRole("region", { name: SCIM_TEXT.title, exact: true });
     await panel.getByText(SCIM_TEXT.noToken).waitFor();
     await panel.getByText(`${suite.server.config.publicUrl}/api/scim/v2`).waitFor();
@@ -55,6 +56,7 @@ describe("Provisioning (SCIM) on the employer dashboard", () => {
     const { user } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE_390);
     await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openEmployerSection(page, "Integrations");
     const panel = page.getByRole("region", { name: SCIM_TEXT.title, exact: true });
     await panel.getByText(SCIM_TEXT.noToken).waitFor();
     suite.server.clock.advance(16 * 60_000);

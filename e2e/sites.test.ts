@@ -2,7 +2,7 @@ import { SITE_PROOF } from "@shared/sites";
 import { TestDnsServer } from "@test/dns-server";
 import { createEmployer } from "@test/fixtures";
 import { afterAll, describe, expect, it } from "vitest";
-import { PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
 
 // A real DNS server on loopback answers the server's site checks.
 const dns = await new TestDnsServer().start();
@@ -16,6 +16,7 @@ describe("the employer dashboard's Sites section", () => {
     const { user, domain } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE);
     await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openEmployerSection(page, "Sites and widget");
 
     const sites = page.getByRole("region", { name: "Sites" });
     const list = sites.getByRole("list", { name: "Your sites" });
@@ -57,5 +58,30 @@ describe("the employer dashboard's Sites section", () => {
     // The e-mail domain cannot be removed, the new site can.
     expect(await list.getByRole("button", { name: `Remove ${domain}` }).count()).toBe(0);
     await page.screenshot({ path: "/tmp/callproof-sites-phone.png", fullPage: true });
+  });
+
+  it("sends a change again once when the CSRF token was stale, and it goes through", async () => {
+    const { user } = await createEmployer(suite.server);
+    const page = await suite.newPage(PHONE);
+    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openEmployerSection(page, "Sites and widget");
+    const sites = page.getByRole("region", { name: "Sites" });
+    const list = sites.getByRole("list", { name: "Your sites" });
+    await expect.poll(() => list.getByRole("listitem").count()).toBe(2);
+
+    // A token from another session (as after signing in elsewhere): refused, then sent again with the new one.
+    await page.context().addCookies([{ name: "XSRF-TOKEN", value: "stale.0000", url: suite.server.url }]);
+    const answers: number[] = [];
+    page.on("response", (response) => {
+      if (response.url().endsWith("/api/employer/sites") && response.request().method() === "POST") {
+        answers.push(response.status());
+      }
+    });
+    const host = `retry-${Date.now().toString(36)}.partner.example`;
+    await sites.getByLabel("Add a site").fill(host);
+    await sites.getByRole("button", { name: "Add site" }).click();
+    await list.getByRole("heading", { name: host }).waitFor();
+    expect(answers).toEqual([403, 201]);
+    expect(await sites.getByRole("alert").count()).toBe(0);
   });
 });

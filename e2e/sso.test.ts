@@ -11,7 +11,7 @@ import { createUser } from "@test/helpers";
 import { TestIdp } from "@test/oidc-provider";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite({ OUTBOUND_ALLOWED_HOSTS: "loopback" });
 const { newPage } = suite;
@@ -31,6 +31,7 @@ describe("single sign-on", () => {
   it("a superuser connects the organisation on the Single sign-on panel (errors shown, secret write-only)", async () => {
     const page = await newPage();
     await signInThroughUi(page, suite.server, employer.user.email, employer.user.password, "/employer-dashboard");
+    await openEmployerSection(page, "Integrations");
     const panel = page.getByRole("region", { name: SSO_TEXT.title });
     await panel.getByText(SSO_TEXT.intro).waitFor();
     await panel.getByText(`${suite.server.url}/api/auth/sso/callback`).waitFor();

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { launchChromium, pathIs, signInThroughUi } from "@test/chromium";
 import { buildTestApp, type TestApp } from "@test/helpers";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const STAMP = path.join(ROOT, "dist/build-stamp");
@@ -200,4 +200,16 @@ export function setUpBrowserSuite(env: Record<string, string> = {}): BrowserSuit
       return page;
     },
   };
+}
+
+/**
+ * Opens a section of the employer dashboard as a person does: its link in the section navigation, which
+ * then marks it as the current page.
+ */
+export async function openEmployerSection(page: Page, name: string): Promise<void> {
+  const link = page
+    .getByRole("navigation", { name: "Employer dashboard sections" })
+    .getByRole("link", { name, exact: true });
+  await link.click();
+  await expect.poll(() => link.getAttribute("aria-current")).toBe("page");
 }

@@ -8,7 +8,7 @@ import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { createEmployer } from "@test/fixtures";
 import { Receiver } from "@test/webhook-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PHONE, pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, PHONE, pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite({ NODE_ENV: "test", OUTBOUND_ALLOWED_HOSTS: "loopback" });
 let receiver: Receiver;
@@ -25,6 +25,7 @@ describe("the webhook panel", () => {
     const { user } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE);
     await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openEmployerSection(page, "Integrations");
 
     const field = page.getByLabel(WEBHOOK_TEXT.urlLabel);
     await field.fill(receiver.url);
@@ -53,6 +54,7 @@ describe("the webhook panel", () => {
     await again.click();
     await page.waitForURL(pathIs("/"));
     await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openEmployerSection(page, "Integrations");
     await page.getByLabel(WEBHOOK_TEXT.urlLabel).fill(`http://localhost:${receiver.port}/elsewhere`);
     await page.getByRole("button", { name: WEBHOOK_TEXT.save }).click();
     await page.getByText(WEBHOOK_TEXT.saved).waitFor();

@@ -73,8 +73,15 @@ try {
   await shoot(browser, server, "employer-dashboard", async (page) => {
     await signInThroughUi(page, server, boss.email, GOOD_PASSWORD);
     await page.goto("/employer-dashboard");
-    await page.getByRole("heading", { name: "Reported calls" }).scrollIntoViewIfNeeded();
-    await page.getByRole("row", { name: /7946 0123/ }).waitFor();
+    // The section with the reported call, through the dashboard's section navigation.
+    await page
+      .getByRole("navigation", { name: "Employer dashboard sections" })
+      .getByRole("link", { name: "Fraud and reports" })
+      .click();
+    await page
+      .getByRole("row", { name: /7946 0123/ })
+      .first()
+      .waitFor();
   });
   await shoot(browser, server, "admin", async (page) => {
     await signInThroughUi(page, server, admin.email, GOOD_PASSWORD);

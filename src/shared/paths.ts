@@ -15,7 +15,13 @@ export const paths = {
   contact: "/contact",
   download: "/download",
   dashboard: "/dashboard",
+  /** the employer dashboard's first section: the organisation, its access code and its users */
   employerDashboard: "/employer-dashboard",
+  /** its other sections */
+  employerFraud: "/employer-dashboard/fraud",
+  employerSites: "/employer-dashboard/sites",
+  employerIntegrations: "/employer-dashboard/integrations",
+  employerAudit: "/employer-dashboard/audit",
   admin: "/admin",
   /** another name of /admin: it leads there */
   adminDashboard: "/admin-dashboard",

@@ -4,7 +4,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useAuth } from "../lib/auth";
 
-type NavItem = { to: string; label: string };
+/** `section`: the link is current on the pages under it too (the employer dashboard's sections) */
+type NavItem = { to: string; label: string; section?: boolean };
 
 /** The navigation links for a role; while the role is unknown, only the links everyone sees. */
 function navItems(role: Role | null, loading: boolean): NavItem[] {
@@ -19,7 +20,8 @@ function navItems(role: Role | null, loading: boolean): NavItem[] {
     return items;
   }
   items.push({ to: paths.download, label: "Widget" }, { to: paths.dashboard, label: "GenerateID" });
-  if (role === "superuser" || role === "admin") items.push({ to: paths.employerDashboard, label: "Add Users" });
+  if (role === "superuser" || role === "admin")
+    items.push({ to: paths.employerDashboard, label: "Add Users", section: true });
   if (role === "admin") items.push({ to: paths.admin, label: "Admin" });
   items.push({ to: paths.account, label: "Account" });
   return items;
@@ -49,7 +51,7 @@ function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => 
     <ul className="nav-links">
       {items.map((item) => (
         <li key={item.to}>
-          <NavLink to={item.to} end className="nav-link" onClick={onNavigate}>
+          <NavLink to={item.to} end={!item.section} className="nav-link" onClick={onNavigate}>
             {item.label}
           </NavLink>
         </li>

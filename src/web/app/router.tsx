@@ -48,6 +48,21 @@ const DashboardPage = lazyPage(() => import("../features/codes/pages/dashboard-p
 const EmployerDashboardPage = lazyPage(() =>
   import("../features/employer/pages/employer-dashboard-page").then((m) => m.EmployerDashboardPage),
 );
+const EmployerPeopleSection = lazyPage(() =>
+  import("../features/employer/pages/people-section").then((m) => m.PeopleSection),
+);
+const EmployerFraudSection = lazyPage(() =>
+  import("../features/employer/pages/fraud-section").then((m) => m.FraudSection),
+);
+const EmployerSitesSection = lazyPage(() =>
+  import("../features/employer/pages/sites-section").then((m) => m.SitesSection),
+);
+const EmployerIntegrationsSection = lazyPage(() =>
+  import("../features/employer/pages/integrations-section").then((m) => m.IntegrationsSection),
+);
+const EmployerAuditSection = lazyPage(() =>
+  import("../features/employer/pages/audit-section").then((m) => m.AuditSection),
+);
 const AdminPage = lazyPage(() => import("../features/admin/pages/admin-page").then((m) => m.AdminPage));
 const AccountPage = lazyPage(() => import("../features/account/pages/account-page").then((m) => m.AccountPage));
 
@@ -105,7 +120,28 @@ export function AppRoutes() {
               <EmployerDashboardPage />
             </RequireRole>
           }
-        />
+        >
+          {/* Its sections: the first for an admin too; the others are the organisation's own tools. */}
+          <Route index element={<EmployerPeopleSection />} />
+          {(
+            [
+              [paths.employerFraud, <EmployerFraudSection key="fraud" />],
+              [paths.employerSites, <EmployerSitesSection key="sites" />],
+              [paths.employerIntegrations, <EmployerIntegrationsSection key="integrations" />],
+              [paths.employerAudit, <EmployerAuditSection key="audit" />],
+            ] as const
+          ).map(([path, section]) => (
+            <Route
+              key={path}
+              path={path}
+              element={
+                <RequireRole allow={["superuser"]} otherwise={paths.employerDashboard}>
+                  {section}
+                </RequireRole>
+              }
+            />
+          ))}
+        </Route>
         <Route
           path={paths.admin}
           element={

@@ -1,4 +1,3 @@
-import type { roleAnswer } from "@shared/auth";
 import { ROLES, type Role, SIGNED_IN_HINT, UI_TIMING } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { paths } from "@shared/paths";
@@ -15,8 +14,6 @@ import {
   useState,
 } from "react";
 import { useLocation, useNavigate } from "react-router";
-import type { z } from "zod";
-import { ApiError, api } from "./api";
 
 export type AuthContextValue = {
   role: Role | null;
@@ -47,13 +44,18 @@ function mayBeSignedIn(): boolean {
   return document.cookie.split(";").some((part) => part.trim().startsWith(`${SIGNED_IN_HINT}=`));
 }
 
+/**
+ * The API client loads with the first call: a signed-out visitor's public pages make none, so their
+ * first load leaves it out (it would put the home page over its budget).
+ */
+const apiClient = () => import("./api");
+
 async function whoami(): Promise<Role | null> {
   // A signed-out visitor's pages do not ask (whoami would answer 401, an error in the console).
   if (!mayBeSignedIn()) return null;
+  const { ApiError, call, client } = await apiClient();
   try {
-    const answer = await api.get<z.infer<typeof roleAnswer>>("/api/auth/whoami", {
-      headers: { "Cache-Control": "no-cache" },
-    });
+    const answer = await call(client.GET("/api/auth/whoami", { headers: { "Cache-Control": "no-cache" } }));
     return isRole(answer?.role) ? answer.role : null;
   } catch (error) {
     // 401 just means signed out; anything else is logged, never shown.
@@ -109,7 +111,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSigningOut(true);
     let failed = false;
     try {
-      await api.post("/api/auth/logout");
+      const { call, client } = await apiClient();
+      await call(client.POST("/api/auth/logout"));
       await wait(UI_TIMING.logoutRedirectMs);
     } catch (error) {
       failed = true;

@@ -3,18 +3,6 @@ import type { Page } from "@shared/paging";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorMessage } from "./api";
 
-/** A query string of the given values, leaving out the empty ones. */
-export function queryString(values: Record<string, string | number | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    const text = String(value).trim();
-    if (text) params.set(key, text);
-  }
-  const query = params.toString();
-  return query ? `?${query}` : "";
-}
-
 /** A list endpoint answers a page when asked for one; should it answer the whole array, page it here. */
 export function asPage<T>(answer: T[] | Page<T>, page: number, pageSize: number = PAGE_SIZE): Page<T> {
   if (!Array.isArray(answer)) return answer;

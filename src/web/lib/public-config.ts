@@ -1,29 +1,14 @@
-import type { publicConfigAnswer } from "@shared/auth";
-import { useEffect, useState } from "react";
-import type { z } from "zod";
-import { api } from "./api";
+import { call, client } from "./api";
+import { useApi } from "./use-api";
 
-export type PublicConfig = z.infer<typeof publicConfigAnswer>;
+const fetchPublicConfig = (signal: AbortSignal) => call(client.GET("/api/public-config", { signal }));
 
-const fetchPublicConfig = () => api.get<PublicConfig>("/api/public-config");
+export type PublicConfig = Awaited<ReturnType<typeof fetchPublicConfig>>;
 
 /** The product's public settings (the support address); undefined while loading, null if they could not be read. */
 export function usePublicConfig(): PublicConfig | null | undefined {
-  const [config, setConfig] = useState<PublicConfig | null | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    fetchPublicConfig().then(
-      (answer) => {
-        if (live) setConfig(typeof answer?.supportEmail === "string" && answer.supportEmail ? answer : null);
-      },
-      (error) => {
-        console.error("Could not load the public configuration", error);
-        if (live) setConfig(null);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return config;
+  const { data, error } = useApi(fetchPublicConfig, [], { what: "public configuration" });
+  if (error) return null;
+  if (data === undefined) return undefined;
+  return typeof data?.supportEmail === "string" && data.supportEmail ? data : null;
 }

@@ -1,18 +1,31 @@
-import type { AccountAnswer, PasskeyAnswer } from "@shared/account";
+import type { AccountAnswer } from "@shared/account";
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/browser";
-import { api, errorMessage } from "@web/lib/api";
-import { useCallback, useEffect, useState } from "react";
+import { apiHref, call, client, errorMessage } from "@web/lib/api";
+import { useApi } from "@web/lib/use-api";
 
 /** The account page's calls. */
 export const accountApi = {
-  get: () => api.get<AccountAnswer>("/api/account"),
+  get: (signal?: AbortSignal) => call(client.GET("/api/account", { signal })),
   changePassword: (currentPassword: string, newPassword: string) =>
-    api.post<{ message: string }>("/api/account/change-password", { currentPassword, newPassword }),
-  revokeOtherSessions: () => api.post<{ count: number }>("/api/account/sessions/revoke-others"),
-  passkeyOptions: () => api.post<PublicKeyCredentialCreationOptionsJSON>("/api/account/passkeys/options"),
-  addPasskey: (response: RegistrationResponseJSON) => api.post<PasskeyAnswer>("/api/account/passkeys", { response }),
-  renamePasskey: (id: number, name: string) => api.patch<{ message: string }>(`/api/account/passkeys/${id}`, { name }),
-  removePasskey: (id: number) => api.delete<{ message: string }>(`/api/account/passkeys/${id}`),
+    call(client.POST("/api/account/change-password", { body: { currentPassword, newPassword } })),
+  revokeOtherSessions: () => call(client.POST("/api/account/sessions/revoke-others")),
+  /**
+   * The options are @simplewebauthn/server's, passed through: the server's schema checks only their
+   * challenge, so their full type is that library's (the one cast of an answer here).
+   */
+  passkeyOptions: async () =>
+    (await call(client.POST("/api/account/passkeys/options"))) as unknown as PublicKeyCredentialCreationOptionsJSON,
+  addPasskey: (response: RegistrationResponseJSON) =>
+    call(
+      client.POST("/api/account/passkeys", {
+        body: { response: { ...response, clientExtensionResults: { ...response.clientExtensionResults } } },
+      }),
+    ),
+  renamePasskey: (id: number, name: string) =>
+    call(client.PATCH("/api/account/passkeys/{id}", { params: { path: { id } }, body: { name } })),
+  removePasskey: (id: number) => call(client.DELETE("/api/account/passkeys/{id}", { params: { path: { id } } })),
+  /** the download of everything the account holds (JSON) */
+  exportHref: () => apiHref("/api/account/export"),
 };
 
 export type AccountState =
@@ -20,24 +33,13 @@ export type AccountState =
   | { status: "failed"; failure: string | null }
   | { status: "ready"; account: AccountAnswer };
 
-/** The account, loaded once and reloaded after each change made on the page. */
+/** The account, loaded once and reloaded after each change made on the page (kept when a reload fails). */
 export function useAccount() {
-  const [state, setState] = useState<AccountState>({ status: "loading" });
-
-  const reload = useCallback(async () => {
-    try {
-      setState({ status: "ready", account: await accountApi.get() });
-    } catch (error) {
-      console.error("Could not load the account", error);
-      setState((previous) =>
-        previous.status === "ready" ? previous : { status: "failed", failure: errorMessage(error, "") || null },
-      );
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
+  const { data, error, reload } = useApi(accountApi.get, [], { what: "account" });
+  const state: AccountState = data
+    ? { status: "ready", account: data }
+    : error
+      ? { status: "failed", failure: errorMessage(error, "") || null }
+      : { status: "loading" };
   return { state, reload };
 }

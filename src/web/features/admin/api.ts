@@ -1,48 +1,44 @@
-import type {
-  AccountRecord,
-  accountList,
-  activeEmployersAnswer,
-  DeactivatedOrganisation,
-  deactivateByDomainAnswer,
-  generateEmployerCodeAnswer,
-  statsAnswer,
-} from "@shared/admin";
-import type { messageAnswer } from "@shared/answers";
+import type { AccountRecord, statsAnswer } from "@shared/admin";
 import type { auditPage } from "@shared/audit";
-import type { Page } from "@shared/paging";
-import type { CallReport } from "@shared/reports";
-import { api } from "@web/lib/api";
-import { type PagedList, queryString, usePagedList } from "@web/lib/paged-list";
+import { apiHref, call, client, queryOf } from "@web/lib/api";
+import { type PagedList, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { z } from "zod";
 
 export type Stats = z.infer<typeof statsAnswer>;
 export type AuditFilters = { actor: string; action: string; organisationId: string; from: string; to: string };
 export type AuditPage = z.infer<typeof auditPage>;
-type Message = z.infer<typeof messageAnswer>;
 
 /** The admin dashboard's calls (lists page when asked for a page). */
 export const adminApi = {
-  stats: () => api.get<Stats>("/api/admin/stats"),
+  stats: () => call(client.GET("/api/admin/stats")),
   unroutedReports: (q: string, page: number) =>
-    api.get<Page<CallReport>>(`/api/admin/reports${queryString({ q, page })}`),
-  pendingAccounts: () => api.get<z.infer<typeof accountList>>("/api/admin/pending-accounts"),
+    call(client.GET("/api/admin/reports", { params: { query: queryOf({ q, page }) } })),
+  pendingAccounts: () => call(client.GET("/api/admin/pending-accounts")),
   activeEmployers: (q: string, page: number) =>
-    api.get<z.infer<typeof activeEmployersAnswer>>(`/api/admin/active-employers${queryString({ q, page })}`),
-  activate: (id: number) => api.post<Message>(`/api/admin/activate-account/${id}`),
-  deactivateEmployer: (id: number) => api.post<Message>(`/api/admin/deactivate-employer/${id}`),
-  eraseAccount: (id: number) => api.post<Message>(`/api/admin/accounts/${id}/erase`),
-  deactivatedOrganisations: () => api.get<DeactivatedOrganisation[]>("/api/admin/deactivated-organisations"),
-  reactivateOrganisation: (id: number) => api.post<Message>(`/api/admin/organisations/${id}/reactivate`),
+    call(client.GET("/api/admin/active-employers", { params: { query: queryOf({ q, page }) } })),
+  activate: (id: number) =>
+    call(client.POST("/api/admin/activate-account/{id}", { params: { path: { id: String(id) } } })),
+  deactivateEmployer: (id: number) =>
+    call(client.POST("/api/admin/deactivate-employer/{id}", { params: { path: { id: String(id) } } })),
+  eraseAccount: (id: number) =>
+    call(client.POST("/api/admin/accounts/{id}/erase", { params: { path: { id: String(id) } } })),
+  deactivatedOrganisations: () => call(client.GET("/api/admin/deactivated-organisations")),
+  reactivateOrganisation: (id: number) =>
+    call(client.POST("/api/admin/organisations/{id}/reactivate", { params: { path: { id: String(id) } } })),
   generateEmployerCode: (email: string) =>
-    api.post<z.infer<typeof generateEmployerCodeAnswer>>("/api/admin/generate-employer-access-code", { email }),
-  deactivateByDomain: (domain: string) =>
-    api.post<z.infer<typeof deactivateByDomainAnswer>>("/api/admin/deactivate-by-domain", { domain }),
+    call(client.POST("/api/admin/generate-employer-access-code", { body: { email } })),
+  deactivateByDomain: (domain: string) => call(client.POST("/api/admin/deactivate-by-domain", { body: { domain } })),
   audit: (filters: AuditFilters, page: number) =>
-    api.get<AuditPage>(`/api/admin/audit${queryString({ ...filters, page })}`),
+    call(client.GET("/api/admin/audit", { params: { query: queryOf({ ...filters, page }) } })),
   verifySite: (organisationId: number, host: string) =>
-    api.post<{ host: string; status: string }>(`/api/admin/organisations/${organisationId}/sites`, { host }),
-  auditCsvUrl: (filters: AuditFilters) => `/api/admin/audit.csv${queryString(filters)}`,
+    call(
+      client.POST("/api/admin/organisations/{id}/sites", {
+        params: { path: { id: String(organisationId) } },
+        body: { host },
+      }),
+    ),
+  auditCsvUrl: (filters: AuditFilters) => apiHref("/api/admin/audit.csv", { query: queryOf(filters) }),
 };
 
 export type AdminDashboard = {

@@ -1,36 +1,26 @@
 import type { CodeStatus } from "@shared/codes";
-import type { clientInfoAnswer, generatedWordsAnswer } from "@shared/codes-schemas";
 import { IDENTITY_CODE, UI_TIMING } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from "@shared/languages";
 import { MESSAGES } from "@shared/messages";
-import { ApiError, api, errorMessage } from "@web/lib/api";
+import { ApiError, apiHref, call, client, errorMessage } from "@web/lib/api";
+import { useApi } from "@web/lib/use-api";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { z } from "zod";
-
-type ClientInfo = z.infer<typeof clientInfoAnswer>;
 
 /** The identity-code calls. */
 export const codesApi = {
-  clientInfo: () => api.get<ClientInfo>("/api/client-info"),
-  generateWords: (language: Language) =>
-    api.post<z.infer<typeof generatedWordsAnswer>>("/api/generate-words", { language }),
+  clientInfo: (signal?: AbortSignal) => call(client.GET("/api/client-info", { signal })),
+  generateWords: (language: Language) => call(client.POST("/api/generate-words", { body: { language } })),
+  /** the code's status as server-sent events */
+  eventsHref: (id: number) => apiHref("/api/codes/{id}/events", { path: { id: String(id) } }),
 };
 
-/** The signed-in user's name, company and website; null while loading, and cleared after a failure. */
+type ClientInfo = Awaited<ReturnType<typeof codesApi.clientInfo>>;
+
+/** The signed-in user's name, company and website; null while loading, and after a failure. */
 export function useClientInfo(): ClientInfo | null {
-  const [info, setInfo] = useState<ClientInfo | null>(null);
-  useEffect(() => {
-    let live = true;
-    codesApi
-      .clientInfo()
-      .then((answer) => live && setInfo(answer))
-      .catch(() => live && setInfo(null));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return info;
+  const { data, error } = useApi(codesApi.clientInfo, [], { what: "account's details" });
+  return error ? null : (data ?? null);
 }
 
 /** What the caller sees of the customer's check: waiting, verified (when, on which site), or expired unverified. */
@@ -52,7 +42,7 @@ export function useCustomerCheck(id: number | null): CustomerCheck | null {
       return;
     }
     setCheck({ state: "waiting" });
-    const source = new EventSource(`/api/codes/${id}/events`);
+    const source = new EventSource(codesApi.eventsHref(id));
     const final = (event: MessageEvent<string>) => {
       source.close();
       try {

@@ -1,4 +1,5 @@
 import type { AccountAnswer } from "@shared/account";
+import { accountApi } from "../api";
 import { ROLE_LABELS } from "./format";
 
 /** Who is signed in: name, e-mail, role and organisation, and the export of their data. */
@@ -27,7 +28,7 @@ export function ProfilePanel({ account }: { account: AccountAnswer }) {
       <p className="muted">
         Everything CallProof keeps about you (profile, sessions, passkeys, codes and your audit events) in one file.
       </p>
-      <a className="button button--secondary" href="/api/account/export" download>
+      <a className="button button--secondary" href={accountApi.exportHref()} download>
         Export my data
       </a>
     </section>

@@ -1,6 +1,7 @@
 import { ADMIN_MESSAGES, type DeactivatedOrganisation } from "@shared/admin";
 import { countCaption, DataTable } from "@web/components/ui/data-table";
-import { useEffect, useState } from "react";
+import { useApi } from "@web/lib/use-api";
+import { useState } from "react";
 import { adminApi } from "../api";
 import { RowActionButton, useRowAction } from "./row-action";
 
@@ -16,28 +17,12 @@ type DeactivatedOrganisationsProps = {
  * organisation only: its accounts stay deactivated and its employers wait in the pending list.
  */
 export function DeactivatedOrganisations({ refreshKey, onReactivated }: DeactivatedOrganisationsProps) {
-  const [items, setItems] = useState<DeactivatedOrganisation[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { data: items, error } = useApi(() => adminApi.deactivatedOrganisations(), [refreshKey], {
+    what: "deactivated organisations",
+  });
+  const failed = error !== null;
   const [result, setResult] = useState<string | null>(null);
   const action = useRowAction(ADMIN_MESSAGES.reactivateFailedPrefix);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is what asks for a reload
-  useEffect(() => {
-    let current = true;
-    adminApi.deactivatedOrganisations().then(
-      (list) => {
-        if (!current) return;
-        setItems(list);
-        setFailed(false);
-      },
-      () => {
-        if (current) setFailed(true);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [refreshKey]);
 
   function reactivate(organisation: DeactivatedOrganisation) {
     return action.run(organisation.id, async () => {
@@ -56,7 +41,7 @@ export function DeactivatedOrganisations({ refreshKey, onReactivated }: Deactiva
       <div role="status">{result && <p className="notice notice--success">{result}</p>}</div>
       <DataTable
         caption={countCaption("Deactivated organisations", list.length)}
-        busy={items === null && !failed}
+        busy={items === undefined && !failed}
         head={
           <>
             <th scope="col">Company</th>
@@ -70,7 +55,11 @@ export function DeactivatedOrganisations({ refreshKey, onReactivated }: Deactiva
         columns={4}
         items={list}
         empty={
-          failed ? "Could not load the deactivated organisations." : items === null ? "Loading…" : "None deactivated."
+          failed
+            ? "Could not load the deactivated organisations."
+            : items === undefined
+              ? "Loading…"
+              : "None deactivated."
         }
         row={(organisation) => (
           <tr key={organisation.id}>

@@ -1,15 +1,22 @@
 import { ACCOUNT_TEXT } from "@shared/account-texts";
 import type { Role } from "@shared/constants";
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { api, errorMessage } from "@web/lib/api";
+import { call, client, errorMessage } from "@web/lib/api";
 import { useEffect, useRef, useState } from "react";
 
 /** The WebAuthn browser helpers load on first use, so the sign-in page's first bundle stays small. */
 const webauthn = () => import("@simplewebauthn/browser");
 
 const passkeyApi = {
-  options: () => api.post<PublicKeyCredentialRequestOptionsJSON>("/api/auth/passkey/options"),
-  verify: (response: AuthenticationResponseJSON) => api.post<{ role: Role }>("/api/auth/passkey/verify", { response }),
+  // @simplewebauthn/server's options, passed through: the server's schema checks only their challenge.
+  options: async () =>
+    (await call(client.POST("/api/auth/passkey/options"))) as unknown as PublicKeyCredentialRequestOptionsJSON,
+  verify: (response: AuthenticationResponseJSON) =>
+    call(
+      client.POST("/api/auth/passkey/verify", {
+        body: { response: { ...response, clientExtensionResults: { ...response.clientExtensionResults } } },
+      }),
+    ),
 };
 
 const isCancel = (err: unknown) =>
@@ -33,14 +40,16 @@ export function PasskeySignIn({ onSignedIn, onError }: PasskeySignInProps) {
 
   // Conditional UI: a passkey chosen from the e-mail field's autofill signs in straight away.
   useEffect(() => {
-    let live = true;
+    // Aborted when the page goes: the ceremony is cancelled and nothing is shown.
+    const gone = new AbortController();
+    const live = () => !gone.signal.aborted;
     void (async () => {
       const lib = await webauthn();
       if (!lib.browserSupportsWebAuthn()) {
-        if (live) setSupported(false);
+        if (live()) setSupported(false);
         return;
       }
-      if (!(await lib.browserSupportsWebAuthnAutofill()) || !live) return;
+      if (!(await lib.browserSupportsWebAuthnAutofill()) || !live()) return;
       let optionsJSON: PublicKeyCredentialRequestOptionsJSON;
       try {
         optionsJSON = await passkeyApi.options();
@@ -49,20 +58,20 @@ export function PasskeySignIn({ onSignedIn, onError }: PasskeySignInProps) {
         console.warn("passkey autofill unavailable", err);
         return;
       }
-      if (!live) return;
+      if (!live()) return;
       try {
         const response = await lib.startAuthentication({ optionsJSON, useBrowserAutofill: true });
         const { role } = await passkeyApi.verify(response);
         await latest.current.onSignedIn(role);
       } catch (err) {
         // A ceremony replaced by the button, or left when the page closes, is not an error.
-        if (live && !isCancel(err) && !(err instanceof Error && err.message.includes("abort"))) {
+        if (live() && !isCancel(err) && !(err instanceof Error && err.message.includes("abort"))) {
           latest.current.onError(errorMessage(err, ACCOUNT_TEXT.passkeySignInFailed));
         }
       }
     })();
     return () => {
-      live = false;
+      gone.abort();
       void webauthn().then((lib) => lib.WebAuthnAbortService.cancelCeremony());
     };
   }, []);

@@ -5,7 +5,8 @@ import type { Catalogue } from "@shared/i18n/types";
 import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, type Language, pickLanguage } from "@shared/languages";
 import { paths } from "@shared/paths";
 import { Page } from "@web/components/ui/page";
-import { useEffect, useState } from "react";
+import { useApi } from "@web/lib/use-api";
+import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
 import "../components/codes.css";
 
@@ -23,21 +24,18 @@ const OTHER_LANGUAGES: Record<Exclude<Language, "en">, () => Promise<Catalogue>>
  * once the asked language is shown or has failed, so that the widget loads once, in the right language.
  */
 function useCatalogue(asked: Language): { language: Language; catalogue: Catalogue; settled: boolean } {
-  const [shown, setShown] = useState<{ asked: Language; language: Language; catalogue: Catalogue }>({
-    asked: DEFAULT_LANGUAGE,
-    language: DEFAULT_LANGUAGE,
-    catalogue: english,
-  });
-  useEffect(() => {
-    let live = true;
-    const load = asked === "en" ? Promise.resolve(english) : OTHER_LANGUAGES[asked]();
-    load
-      .then((catalogue) => live && setShown({ asked, language: asked, catalogue }))
-      .catch(() => live && setShown({ asked, language: DEFAULT_LANGUAGE, catalogue: english }));
-    return () => {
-      live = false;
-    };
-  }, [asked]);
+  const { data } = useApi(
+    async () => {
+      try {
+        return { asked, language: asked, catalogue: asked === "en" ? english : await OTHER_LANGUAGES[asked]() };
+      } catch {
+        return { asked, language: DEFAULT_LANGUAGE, catalogue: english };
+      }
+    },
+    [asked],
+    { what: "page's texts" },
+  );
+  const shown = data ?? { asked: DEFAULT_LANGUAGE, language: DEFAULT_LANGUAGE, catalogue: english };
   return { language: shown.language, catalogue: shown.catalogue, settled: shown.asked === asked };
 }
 

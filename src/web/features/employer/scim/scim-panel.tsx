@@ -1,12 +1,12 @@
 import { ERROR_CODES } from "@shared/error-codes";
-import { SCIM_TEXT, type ScimStatus } from "@shared/scim";
+import { SCIM_TEXT } from "@shared/scim";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { CopyableValue } from "@web/components/ui/copyable-value";
 import { Notice } from "@web/components/ui/notice";
 import { ApiError, errorMessage } from "@web/lib/api";
 import { useAuth } from "@web/lib/auth";
-import { useCallback, useEffect, useState } from "react";
-import { scimApi } from "../scim-api";
+import { useState } from "react";
+import { scimApi, useScimStatus } from "./api";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 const shown = (iso: string | null, empty: string) =>
@@ -16,28 +16,13 @@ const shown = (iso: string | null, empty: string) =>
  * Provisioning (SCIM): the base URL to paste into the identity provider, "Create token" (the token is
  * shown once), when it was created and last used, and "Revoke" (pressed twice).
  */
-export function ScimPanel({ onChanged }: { onChanged(): void }) {
-  const [status, setStatus] = useState<ScimStatus | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+export function ScimPanel() {
+  const { data: status, error, reload } = useScimStatus();
   const [token, setToken] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [needsSignIn, setNeedsSignIn] = useState(false);
   const { signOut, signingOut } = useAuth();
-
-  const reload = useCallback(async () => {
-    try {
-      setStatus(await scimApi.status());
-      setFailure(null);
-    } catch (error) {
-      console.error("Could not load the SCIM settings", error);
-      setFailure(errorMessage(error, SCIM_TEXT.loadFailed));
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
 
   async function create() {
     if (busy) return;
@@ -47,7 +32,6 @@ export function ScimPanel({ onChanged }: { onChanged(): void }) {
     try {
       setToken((await scimApi.createToken()).token);
       await reload();
-      onChanged();
     } catch (error) {
       setToken(null);
       setNeedsSignIn(error instanceof ApiError && error.code === ERROR_CODES.scimNeedsRecentSignIn);
@@ -63,13 +47,12 @@ export function ScimPanel({ onChanged }: { onChanged(): void }) {
       setToken(null);
       setNotice({ tone: "success", text: SCIM_TEXT.revoked });
       await reload();
-      onChanged();
     } catch (error) {
       setNotice({ tone: "error", text: errorMessage(error, SCIM_TEXT.actionFailed) });
     }
   }
 
-  if (failure) return <Notice tone="error">{failure}</Notice>;
+  if (error) return <Notice tone="error">{errorMessage(error, SCIM_TEXT.loadFailed)}</Notice>;
   if (!status) {
     return (
       <p className="muted" role="status">

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "@shared/error-codes";
-import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery, type WebhookHealth } from "@shared/webhooks";
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookHealth } from "@shared/webhooks";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { CopyableValue } from "@web/components/ui/copyable-value";
 import { DataTable } from "@web/components/ui/data-table";
@@ -10,10 +10,8 @@ import { TextField } from "@web/components/ui/text-field";
 import { errorMessage } from "@web/lib/api";
 import { useAuth } from "@web/lib/auth";
 import { useSubmit } from "@web/lib/use-submit";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { employerApi } from "../api";
-
-type Endpoint = { url: string; events: string[]; secretHint: string; health: WebhookHealth } | null;
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { knownEvents, useWebhook, type WebhookEvent, webhooksApi } from "./api";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
 
@@ -21,39 +19,28 @@ const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeSty
  * The organisation's webhook: the endpoint and its events, the signing secret shown once after saving,
  * "Send test event", and the recent deliveries (read again every few seconds while one is pending).
  */
-export function WebhookPanel({ onChanged }: { onChanged(): void }) {
-  const [endpoint, setEndpoint] = useState<Endpoint | undefined>(undefined);
-  const [deliveries, setDeliveries] = useState<WebhookDelivery[]>([]);
-  const [failure, setFailure] = useState<string | null>(null);
+export function WebhookPanel() {
+  const webhook = useWebhook();
+  const endpoint = webhook.data?.endpoint;
+  const deliveries = webhook.data?.deliveries ?? [];
+  const { reload } = webhook;
   const [secret, setSecret] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENT_NAMES]);
+  const [events, setEvents] = useState<WebhookEvent[]>([...WEBHOOK_EVENT_NAMES]);
   const form = useSubmit();
   const { signOut, signingOut } = useAuth();
 
-  const reload = useCallback(async () => {
-    try {
-      const [current, recent] = await Promise.all([employerApi.webhook(), employerApi.webhookDeliveries()]);
-      setEndpoint(current);
-      setDeliveries(recent);
-      setFailure(null);
-      return { current, recent };
-    } catch (error) {
-      console.error("Could not load the webhook", error);
-      setFailure(errorMessage(error, WEBHOOK_TEXT.loadFailed));
-      return null;
-    }
-  }, []);
-
+  // The form starts from the saved endpoint, once.
+  const first = useRef(true);
   useEffect(() => {
-    void reload().then((loaded) => {
-      if (loaded?.current) {
-        setUrl(loaded.current.url);
-        setEvents(loaded.current.events);
-      }
-    });
-  }, [reload]);
+    if (!first.current || !webhook.data) return;
+    first.current = false;
+    if (webhook.data.endpoint) {
+      setUrl(webhook.data.endpoint.url);
+      setEvents(knownEvents(webhook.data.endpoint.events));
+    }
+  }, [webhook.data]);
 
   const pending = deliveries.some((d) => d.status === "pending") || endpoint?.health.state === "paused";
   useEffect(() => {
@@ -68,25 +55,21 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
     setNotice(null);
     const ok = await form.run(
       async () => {
-        const saved = await employerApi.saveWebhook(url.trim(), events);
+        const saved = await webhooksApi.save(url.trim(), events);
         setSecret(saved.secret);
         setUrl(saved.url);
       },
       { failed: WEBHOOK_TEXT.actionFailed },
     );
-    if (ok) {
-      await reload();
-      onChanged();
-    }
+    if (ok) await reload();
   }
 
   async function remove() {
     try {
-      await employerApi.removeWebhook();
+      await webhooksApi.remove();
       setSecret(null);
       setNotice(WEBHOOK_TEXT.removed);
       await reload();
-      onChanged();
     } catch (error) {
       setNotice(errorMessage(error, WEBHOOK_TEXT.actionFailed));
     }
@@ -94,7 +77,7 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
 
   async function sendTest() {
     try {
-      const answer = await employerApi.testWebhook();
+      const answer = await webhooksApi.test();
       setNotice(answer.message);
       await reload();
     } catch (error) {
@@ -102,7 +85,7 @@ export function WebhookPanel({ onChanged }: { onChanged(): void }) {
     }
   }
 
-  if (failure) return <Notice tone="error">{failure}</Notice>;
+  if (webhook.error) return <Notice tone="error">{errorMessage(webhook.error, WEBHOOK_TEXT.loadFailed)}</Notice>;
   if (endpoint === undefined) {
     return (
       <p className="muted" role="status">

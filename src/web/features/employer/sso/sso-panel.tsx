@@ -1,4 +1,3 @@
-import type { SsoAnswer } from "@shared/sso";
 import { SSO_TEXT } from "@shared/sso-texts";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { CopyableValue } from "@web/components/ui/copyable-value";
@@ -8,20 +7,17 @@ import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
 import { errorMessage } from "@web/lib/api";
 import { useSubmit } from "@web/lib/use-submit";
-import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
-import { employerApi } from "../api";
-
-/** Where providers send people back: the same for every organisation. */
-const redirectUriOf = () => `${window.location.origin}/api/auth/sso/callback`;
+import { type FormEvent, useEffect, useId, useState } from "react";
+import { ssoApi, useSsoConnection } from "./api";
 
 /**
  * The organisation's single sign-on: issuer URL, client id, client secret (write-only), the redirect
  * URI to paste into the provider, "Require single sign-on" and "Create accounts on first sign-in".
  * Saving checks the issuer at once; what failed is shown under the form.
  */
-export function SsoPanel({ onChanged }: { onChanged(): void }) {
-  const [connection, setConnection] = useState<SsoAnswer | undefined>(undefined);
-  const [failure, setFailure] = useState<string | null>(null);
+export function SsoPanel() {
+  const sso = useSsoConnection();
+  const connection = sso.data;
   const [notice, setNotice] = useState<string | null>(null);
   const [issuer, setIssuer] = useState("");
   const [clientId, setClientId] = useState("");
@@ -32,60 +28,50 @@ export function SsoPanel({ onChanged }: { onChanged(): void }) {
   const enforcedHint = useId();
   const jitHint = useId();
 
-  const show = useCallback((current: SsoAnswer) => {
-    setConnection(current);
-    if (current) {
-      setIssuer(current.issuer);
-      setClientId(current.clientId);
-      setEnforced(current.enforced);
-      setJit(current.jitProvisioning);
-    }
-  }, []);
-
+  // The form shows the connection as loaded and as saved.
   useEffect(() => {
-    employerApi
-      .sso()
-      .then(show)
-      .catch((error) => setFailure(errorMessage(error, SSO_TEXT.loadFailed)));
-  }, [show]);
+    if (!connection) return;
+    setIssuer(connection.issuer);
+    setClientId(connection.clientId);
+    setEnforced(connection.enforced);
+    setJit(connection.jitProvisioning);
+  }, [connection]);
 
   async function save(event: FormEvent) {
     event.preventDefault();
     setNotice(null);
-    const ok = await form.run(
+    await form.run(
       async () => {
-        const saved = await employerApi.saveSso({
+        const saved = await ssoApi.save({
           issuer: issuer.trim(),
           clientId: clientId.trim(),
           ...(clientSecret ? { clientSecret } : {}),
           enforced,
           jitProvisioning: jit,
         });
-        show(saved);
+        sso.setData(saved);
         setClientSecret("");
         setNotice(SSO_TEXT.saved);
       },
       { failed: SSO_TEXT.loadFailed },
     );
-    if (ok) onChanged();
   }
 
   async function remove() {
     try {
-      await employerApi.removeSso();
-      setConnection(null);
+      await ssoApi.remove();
+      sso.setData(null);
       setIssuer("");
       setClientId("");
       setEnforced(false);
       setJit(true);
       setNotice(SSO_TEXT.removed);
-      onChanged();
     } catch (error) {
       setNotice(errorMessage(error, SSO_TEXT.loadFailed));
     }
   }
 
-  if (failure) return <Notice tone="error">{failure}</Notice>;
+  if (sso.error) return <Notice tone="error">{errorMessage(sso.error, SSO_TEXT.loadFailed)}</Notice>;
   if (connection === undefined) {
     return (
       <p className="muted" role="status">
@@ -97,7 +83,7 @@ export function SsoPanel({ onChanged }: { onChanged(): void }) {
   return (
     <div className="sso">
       <p className="muted">{SSO_TEXT.intro}</p>
-      <CopyableValue label={SSO_TEXT.redirectUriLabel} value={connection?.redirectUri ?? redirectUriOf()} />
+      <CopyableValue label={SSO_TEXT.redirectUriLabel} value={connection?.redirectUri ?? ssoApi.redirectUri()} />
       <form className="card sso__form" onSubmit={save} noValidate>
         <TextField
           label={SSO_TEXT.issuerLabel}

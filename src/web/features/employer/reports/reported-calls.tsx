@@ -1,6 +1,6 @@
 import { REPORTS_TEXT } from "@shared/reports";
 import { ReportsTable } from "@web/components/ui/reports-table";
-import { useReportedCalls } from "../api";
+import { reportsApi, useReportedCalls } from "./api";
 
 /** Calls customers reported from the organisation's sites, with a CSV download. */
 export function ReportedCalls({ refreshKey }: { refreshKey: number }) {
@@ -10,7 +10,7 @@ export function ReportedCalls({ refreshKey }: { refreshKey: number }) {
       <p className="muted">{REPORTS_TEXT.employerIntro}</p>
       <ReportsTable label={REPORTS_TEXT.employerTitle} reports={reports} />
       <p>
-        <a className="button button--secondary" href="/api/employer/reports.csv" download>
+        <a className="button button--secondary" href={reportsApi.csvHref()} download>
           {REPORTS_TEXT.export}
         </a>
       </p>

@@ -1,4 +1,4 @@
-import { API_KEY_SCOPES, API_KEY_TEXT, type ApiKeyCreated, type ApiKeyItem, type ApiKeyScope } from "@shared/api-keys";
+import { API_KEY_SCOPES, API_KEY_TEXT, type ApiKeyScope } from "@shared/api-keys";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { CopyableValue } from "@web/components/ui/copyable-value";
 import { DataTable } from "@web/components/ui/data-table";
@@ -8,8 +8,8 @@ import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
 import { errorMessage } from "@web/lib/api";
 import { useSubmit } from "@web/lib/use-submit";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { apiKeysApi } from "../api-keys-api";
+import { type FormEvent, useState } from "react";
+import { type ApiKeyCreated, type ApiKeyItem, apiKeysApi, useApiKeys } from "./api";
 import "./api-keys-panel.css";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
@@ -18,28 +18,13 @@ const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeSty
  * The organisation's API keys for /api/v1: create one with a name and scopes (the key is shown once, with
  * Copy), the list (name, prefix, scopes, created, last used) and Revoke with the "Confirm?" second press.
  */
-export function ApiKeysPanel({ onChanged }: { onChanged(): void }) {
-  const [keys, setKeys] = useState<ApiKeyItem[] | undefined>(undefined);
-  const [failure, setFailure] = useState<string | null>(null);
+export function ApiKeysPanel() {
+  const { data: keys, error, reload } = useApiKeys();
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<ApiKeyScope[]>([]);
   const form = useSubmit();
-
-  const reload = useCallback(async () => {
-    try {
-      setKeys(await apiKeysApi.list());
-      setFailure(null);
-    } catch (error) {
-      console.error("Could not load the API keys", error);
-      setFailure(errorMessage(error, API_KEY_TEXT.loadFailed));
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
 
   async function create(event: FormEvent) {
     event.preventDefault();
@@ -53,10 +38,7 @@ export function ApiKeysPanel({ onChanged }: { onChanged(): void }) {
       },
       { failed: API_KEY_TEXT.actionFailed },
     );
-    if (ok) {
-      await reload();
-      onChanged();
-    }
+    if (ok) await reload();
   }
 
   async function revoke(key: ApiKeyItem) {
@@ -65,13 +47,12 @@ export function ApiKeysPanel({ onChanged }: { onChanged(): void }) {
       if (created?.id === key.id) setCreated(null);
       setNotice(API_KEY_TEXT.revoked);
       await reload();
-      onChanged();
     } catch (error) {
       setNotice(errorMessage(error, API_KEY_TEXT.actionFailed));
     }
   }
 
-  if (failure) return <Notice tone="error">{failure}</Notice>;
+  if (error) return <Notice tone="error">{errorMessage(error, API_KEY_TEXT.loadFailed)}</Notice>;
   const c = API_KEY_TEXT.columns;
   return (
     <div className="api-keys">

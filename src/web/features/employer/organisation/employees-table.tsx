@@ -5,7 +5,7 @@ import { countCaption, DataTable } from "@web/components/ui/data-table";
 import { Pager } from "@web/components/ui/pager";
 import { SearchField } from "@web/components/ui/search-field";
 import { EMPTY_PAGE, type PagedList } from "@web/lib/paged-list";
-import { employerApi } from "../api";
+import { organisationApi } from "./api";
 
 type EmployeesTableProps = {
   employees: PagedList<EmployeeRecord, string>;
@@ -22,7 +22,7 @@ export function EmployeesTable({ employees, canDeactivate, onDeactivated }: Empl
 
   async function deactivate(employee: EmployeeRecord) {
     try {
-      await employerApi.deactivateEmployee(employee.id);
+      await organisationApi.deactivateEmployee(employee.id);
     } catch (error) {
       console.error("Could not deactivate the employee", error);
       alert(MESSAGES.deactivateEmployeeFailed);

@@ -1,4 +1,4 @@
-import { ALERT_LIMITS, ALERTS_TEXT, type AlertsAnswer, alertSettingsBody } from "@shared/alerts";
+import { ALERT_LIMITS, ALERTS_TEXT, alertSettingsBody } from "@shared/alerts";
 import { DataTable } from "@web/components/ui/data-table";
 import { FormError } from "@web/components/ui/form-error";
 import { Notice } from "@web/components/ui/notice";
@@ -7,43 +7,29 @@ import { TextField } from "@web/components/ui/text-field";
 import { errorMessage } from "@web/lib/api";
 import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useEffect, useState } from "react";
-import { employerApi } from "../api";
+import { alertsApi, useAlerts } from "./api";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 const time = new Intl.DateTimeFormat("en-GB", { timeStyle: "short" });
 
 /** The fraud team's alerts: the settings (on/off, thresholds) and the recent alerts, newest first. */
 export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onChanged(): void }) {
-  const [answer, setAnswer] = useState<AlertsAnswer | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const alerts = useAlerts(refreshKey);
+  const answer = alerts.data;
   const [enabled, setEnabled] = useState(true);
   const [failedLookups, setFailedLookups] = useState("");
   const [reports, setReports] = useState("");
   const [notice, setNotice] = useState<string | null>(null);
   const form = useSubmit();
 
+  // The form shows the settings as loaded (and as saved).
+  const settings = answer?.settings;
   useEffect(() => {
-    let live = true;
-    void refreshKey;
-    employerApi
-      .alerts()
-      .then((loaded) => {
-        if (!live) return;
-        setAnswer(loaded);
-        setEnabled(loaded.settings.enabled);
-        setFailedLookups(String(loaded.settings.failedLookupsPer10Minutes));
-        setReports(String(loaded.settings.reportsPerHour));
-        setFailure(null);
-      })
-      .catch((error) => {
-        if (!live) return;
-        console.error("Could not load the alerts", error);
-        setFailure(errorMessage(error, ALERTS_TEXT.loadFailed));
-      });
-    return () => {
-      live = false;
-    };
-  }, [refreshKey]);
+    if (!settings) return;
+    setEnabled(settings.enabled);
+    setFailedLookups(String(settings.failedLookupsPer10Minutes));
+    setReports(String(settings.reportsPerHour));
+  }, [settings]);
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -55,7 +41,7 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
       ALERTS_TEXT.invalidThreshold,
     );
     if (!body) return;
-    const ok = await form.run(async () => setAnswer(await employerApi.saveAlerts(body)), {
+    const ok = await form.run(async () => alerts.setData(await alertsApi.save(body)), {
       failed: ALERTS_TEXT.saveFailed,
     });
     if (ok) {
@@ -64,7 +50,7 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
     }
   }
 
-  if (failure) return <Notice tone="error">{failure}</Notice>;
+  if (alerts.error) return <Notice tone="error">{errorMessage(alerts.error, ALERTS_TEXT.loadFailed)}</Notice>;
   if (!answer) {
     return (
       <p className="muted" role="status">

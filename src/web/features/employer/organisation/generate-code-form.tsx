@@ -7,7 +7,7 @@ import { TextField } from "@web/components/ui/text-field";
 import { ApiError } from "@web/lib/api";
 import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useState } from "react";
-import { employerApi } from "../api";
+import { organisationApi } from "./api";
 
 /** How many employees may sign up with a new access code; the code panel is refetched afterwards. */
 export function GenerateCodeForm({ onDone }: { onDone(): void | Promise<void> }) {
@@ -23,7 +23,7 @@ export function GenerateCodeForm({ onDone }: { onDone(): void | Promise<void> })
       alert(MESSAGES.invalidUserLimit);
       return;
     }
-    await form.run(() => employerApi.generateAccessCode(parsed.data.maxUsers), {
+    await form.run(() => organisationApi.generateAccessCode(parsed.data.maxUsers), {
       failed: (err) =>
         err instanceof ApiError && err.code === ERROR_CODES.activeAccessCodeExists
           ? (err.serverMessage ?? MESSAGES.activeCodeExists)

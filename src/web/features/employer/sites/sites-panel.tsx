@@ -1,4 +1,4 @@
-import { SITE_PROOF, type SiteMethod, type SiteRecord, siteHostBody } from "@shared/sites";
+import { SITE_PROOF, type SiteMethod, siteHostBody } from "@shared/sites";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { CopyableValue } from "@web/components/ui/copyable-value";
 import { FormError } from "@web/components/ui/form-error";
@@ -8,7 +8,7 @@ import { TextField } from "@web/components/ui/text-field";
 import { errorMessage } from "@web/lib/api";
 import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useState } from "react";
-import { employerApi, useSites } from "../api";
+import { type SiteRecord, sitesApi, useSites } from "./api";
 
 const METHOD_TEXT: Record<SiteMethod, string> = {
   "email-domain": "by your email domain",
@@ -21,12 +21,10 @@ const METHOD_TEXT: Record<SiteMethod, string> = {
  * The organisation's sites: where its employees' codes verify. Each pending site shows its two
  * proofs (a DNS record or a file) with copyable values and a "Check now" button.
  */
-export function SitesPanel({ onChanged }: { onChanged(): void }) {
-  const { sites, failure, reload } = useSites();
-  const changed = async () => {
-    await reload();
-    onChanged();
-  };
+export function SitesPanel() {
+  const { data: sites, error, reload } = useSites();
+  const failure = error ? errorMessage(error, "The sites could not be loaded. Please reload the page.") : null;
+  const changed = async () => void (await reload());
 
   return (
     <div className="sites">
@@ -36,7 +34,7 @@ export function SitesPanel({ onChanged }: { onChanged(): void }) {
       </p>
       <AddSiteForm onAdded={changed} />
       {failure && <Notice tone="error">{failure}</Notice>}
-      {sites === null && !failure && (
+      {sites === undefined && !failure && (
         <p className="page-status" role="status">
           Loading sites…
         </p>
@@ -65,7 +63,7 @@ function AddSiteForm({ onAdded }: { onAdded(): Promise<void> }) {
     if (!body) return;
     await form.run(
       async () => {
-        await employerApi.addSite(body.host);
+        await sitesApi.add(body.host);
         setHost("");
         await onAdded();
       },
@@ -114,7 +112,7 @@ function SiteItem({
     setChecking(true);
     setResult(null);
     try {
-      const answer = await employerApi.checkSite(site.host);
+      const answer = await sitesApi.check(site.host);
       setResult(
         answer.status === "verified"
           ? { tone: "success", text: `${site.host} is verified.` }
@@ -166,7 +164,7 @@ function SiteItem({
             subject={site.host}
             onConfirm={async () => {
               try {
-                await employerApi.removeSite(site.host);
+                await sitesApi.remove(site.host);
                 await onChanged();
               } catch (error) {
                 setResult({ tone: "error", text: errorMessage(error, "The site could not be removed.") });

@@ -1,0 +1,19 @@
+import type { ApiKeyScope } from "@shared/api-keys";
+import { call, client } from "@web/lib/api";
+import { useApi } from "@web/lib/use-api";
+
+/** The api-keys feature's calls: the organisation's keys, a new one (shown once), revoking one. */
+export const apiKeysApi = {
+  list: (signal?: AbortSignal) => call(client.GET("/api/employer/api-keys", { signal })),
+  create: (name: string, scopes: ApiKeyScope[]) =>
+    call(client.POST("/api/employer/api-keys", { body: { name, scopes } })),
+  revoke: (id: number) => call(client.DELETE("/api/employer/api-keys/{id}", { params: { path: { id: String(id) } } })),
+};
+
+export type ApiKeyItem = Awaited<ReturnType<typeof apiKeysApi.list>>[number];
+export type ApiKeyCreated = Awaited<ReturnType<typeof apiKeysApi.create>>;
+
+/** The organisation's API keys, reloaded after each change. */
+export function useApiKeys() {
+  return useApi(apiKeysApi.list, [], { what: "API keys" });
+}

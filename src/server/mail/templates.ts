@@ -125,7 +125,7 @@ export function alertMail(
     to,
     `${ALERT_MAIL_SUBJECT_PREFIX} ${what}`,
     [
-      `Between ${utc(alert.windowStart)} and ${utc(alert.windowEnd)}, customers made ${what} (each address counted once).`,
+      `Between ${utc(alert.windowStart)} and ${utc(alert.windowEnd)}, customers made ${what} (each IPv4 address or IPv6 /48 network counted once).`,
       `Sites involved: ${sites}.`,
       "Someone may be calling your customers in your organisation's name. Your dashboard shows the reported calls, the numbers reported most and the activity.",
     ],

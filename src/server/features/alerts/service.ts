@@ -119,7 +119,7 @@ export async function raiseDueAlerts(deps: Deps): Promise<number> {
       target: String(alert.id),
       detail: { kind: alert.kind, count: alert.count, ...(grownFrom === undefined ? {} : { grownFrom }) },
     });
-    const url = `${deps.config.publicUrl}${paths.employerDashboard}`;
+    const url = `${deps.config.publicUrl}${paths.employerFraud}`;
     const mail = { ...alert, windowStart: alert.window_start, windowEnd: alert.window_end };
     for (const email of await employerEmails(deps.db, organisationId)) {
       await deps.mailer

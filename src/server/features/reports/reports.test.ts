@@ -206,7 +206,7 @@ describe("reported-calls summary mail", () => {
     await report({ note: "click http://phish.example now" }, { origin });
     const first = await t.mail.waitFor(user.email, (m) => m.subject.includes("reported"), before);
     expect(first.subject).toBe(`1 call reported in the name of ${org.companyName}`);
-    expect(first.text).toContain("/employer-dashboard");
+    expect(first.text).toContain("/employer-dashboard/fraud");
     expect(first.text).not.toContain("phish");
 
     // Two more within the 10 minutes: held back, then summarised together by the job.

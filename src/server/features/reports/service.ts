@@ -174,7 +174,7 @@ export async function mailReportSummary(deps: Deps, organisationId: number): Pro
   const company = (await findOrganisation(deps.db, organisationId))?.companyName ?? "";
   const recipients = await employerEmails(deps.db, organisationId);
   const firstAt = new Date(Math.min(...claimed.map((r) => r.at.getTime())));
-  const url = `${deps.config.publicUrl}${paths.employerDashboard}`;
+  const url = `${deps.config.publicUrl}${paths.employerFraud}`;
   for (const email of recipients) {
     await deps.mailer
       .send(reportedCallsMail(email, company, claimed.length, firstAt, url))

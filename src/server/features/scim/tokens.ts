@@ -38,7 +38,7 @@ export async function createScimToken(deps: Deps, actor: Actor, input: { session
   const { token, tokenId, tokenHash } = newToken();
   await repo.saveToken(deps.db, { organisationId, tokenId, tokenHash, createdBy: user.id, createdAt: now });
   await deps.audit.record({ ...audit, outcome: "success" });
-  const dashboardUrl = `${deps.config.publicUrl}${paths.employerDashboard}`;
+  const dashboardUrl = `${deps.config.publicUrl}${paths.employerIntegrations}`;
   deps.background.run("SCIM token mails", async () => {
     for (const to of await employerEmails(deps.db, organisationId)) {
       await deps.mailer.send(scimTokenCreatedMail(to, user.fullName, now, actor.ip, dashboardUrl));

@@ -172,7 +172,7 @@ export async function recheckSites(deps: SitesDeps, batch = 50): Promise<string[
       target: site.host,
       detail: { method: site.method },
     });
-    const url = `${deps.config.publicUrl}${paths.employerDashboard}`;
+    const url = `${deps.config.publicUrl}${paths.employerSites}`;
     for (const email of await employerEmails(deps.db, site.organisationId)) {
       try {
         await deps.mailer.send(siteProofLostMail(email, site.host, url));

@@ -64,7 +64,7 @@ function mailSuperusers(deps: Deps, actor: Actor, organisationId: number, what: 
       await deps.mailer.send(
         compose(to, `CallProof single sign-on was changed for ${company}`, [
           `${by} ${what} on ${deps.clock.now().toISOString().slice(0, 16).replace("T", " ")} UTC.`,
-          `Single sign-on decides who can sign in and make CallProof vouch for ${company}. If this was not expected, check it on the employer dashboard: ${deps.config.publicUrl}${paths.employerDashboard}`,
+          `Single sign-on decides who can sign in and make CallProof vouch for ${company}. If this was not expected, check it on the employer dashboard: ${deps.config.publicUrl}${paths.employerIntegrations}`,
         ]),
       );
     }

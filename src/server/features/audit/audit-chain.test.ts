@@ -51,6 +51,8 @@ async function tamper(statement: ReturnType<typeof sql>) {
 
 /** The test database's URL on a PostgreSQL server (freshDatabase gives it); none for an embedded one. */
 const databaseUrl = () => (t.database as { url?: string }).url;
+/** Through a transaction-mode pooler, the operator also names the server itself (docs/operations.md). */
+const directUrl = () => (t.database as { directUrl?: string }).directUrl;
 
 /** `npm run admin -- audit verify` against the test's PostgreSQL database, as an operator runs it. */
 function auditVerify(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -65,6 +67,7 @@ function auditVerify(args: string[]): Promise<{ code: number; stdout: string; st
           PATH: process.env.PATH ?? "",
           HOME: process.env.HOME ?? "/tmp",
           DATABASE_URL: databaseUrl() ?? "",
+          ...(directUrl() ? { DATABASE_DIRECT_URL: directUrl() } : {}),
           APP_SECRET: t.config.appSecret,
         },
         timeout: 120_000,

@@ -62,39 +62,43 @@ const kept = (linter: string) =>
     .map((w) => `${w.rule} at ${w.at}`)
     .sort();
 
-describe("the served OpenAPI document and the linters integrators run", () => {
-  it("passes Redocly's recommended rules: no error, no warning but the kept ones", async () => {
-    const config = await createConfig({ extends: ["recommended"] });
-    const problems = await lintFromString({ source, absoluteRef: "openapi.json", config });
-    const found = (severity: string) =>
-      problems
-        .filter((p) => p.severity === severity)
-        .map((p) => `${p.ruleId} at ${place(p.location[0]?.pointer ?? "")}: ${p.message}`);
-    expect(found("error")).toEqual([]);
-    expect(
-      found("warn")
-        .map((w) => w.replace(/: .*$/s, ""))
-        .sort(),
-    ).toEqual(kept("redocly"));
-  });
+// The document is the same on every engine: linted once.
+describe.skipIf(process.env.TEST_DB === "postgres")(
+  "the served OpenAPI document and the linters integrators run",
+  () => {
+    it("passes Redocly's recommended rules: no error, no warning but the kept ones", async () => {
+      const config = await createConfig({ extends: ["recommended"] });
+      const problems = await lintFromString({ source, absoluteRef: "openapi.json", config });
+      const found = (severity: string) =>
+        problems
+          .filter((p) => p.severity === severity)
+          .map((p) => `${p.ruleId} at ${place(p.location[0]?.pointer ?? "")}: ${p.message}`);
+      expect(found("error")).toEqual([]);
+      expect(
+        found("warn")
+          .map((w) => w.replace(/: .*$/s, ""))
+          .sort(),
+      ).toEqual(kept("redocly"));
+    });
 
-  it("passes Spectral's spectral:oas: no error, no warning but the kept ones", async () => {
-    const spectral = new Spectral();
-    spectral.setRuleset({ extends: [oas] } as never);
-    const results = await spectral.run(new Document(source, Parsers.Json, "openapi.json"));
-    const found = (severity: number) =>
-      results
-        .filter((r) => r.severity === severity)
-        .map(
-          (r) =>
-            `${r.code} at ${place(`#/${r.path.map((p) => String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`)}: ${r.message}`,
-        );
-    // 0 error, 1 warning (2 information and 3 hint are not counted by the CLI's summary either)
-    expect(found(0)).toEqual([]);
-    expect(
-      found(1)
-        .map((w) => w.replace(/: .*$/s, ""))
-        .sort(),
-    ).toEqual(kept("spectral"));
-  });
-});
+    it("passes Spectral's spectral:oas: no error, no warning but the kept ones", async () => {
+      const spectral = new Spectral();
+      spectral.setRuleset({ extends: [oas] } as never);
+      const results = await spectral.run(new Document(source, Parsers.Json, "openapi.json"));
+      const found = (severity: number) =>
+        results
+          .filter((r) => r.severity === severity)
+          .map(
+            (r) =>
+              `${r.code} at ${place(`#/${r.path.map((p) => String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`)}: ${r.message}`,
+          );
+      // 0 error, 1 warning (2 information and 3 hint are not counted by the CLI's summary either)
+      expect(found(0)).toEqual([]);
+      expect(
+        found(1)
+          .map((w) => w.replace(/: .*$/s, ""))
+          .sort(),
+      ).toEqual(kept("spectral"));
+    });
+  },
+);

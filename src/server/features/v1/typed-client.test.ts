@@ -116,44 +116,48 @@ export const c = client.GET("/api/v1/audit", { params: { query: { limit: "many" 
     expect(calls.refusal).toEqual({ status: 404, message: "No such code." });
   });
 
-  it("generates an SDK with @hey-api/openapi-ts whose functions call every /api/v1 operation, the event stream included", async () => {
-    const document = await (await fetch(`${t.url}/api/openapi.json`)).json();
-    // The event stream is declared as what it is: a client must not wait for a JSON body that never ends.
-    const events = document.paths["/api/v1/codes/{id}/events"].get.responses["200"].content;
-    expect(Object.keys(events)).toEqual(["text/event-stream"]);
+  // The generation is the same on every engine, and v1.test proves the calls on PostgreSQL: run once.
+  it.skipIf(process.env.TEST_DB === "postgres")(
+    "generates an SDK with @hey-api/openapi-ts whose functions call every /api/v1 operation, the event stream included",
+    async () => {
+      const document = await (await fetch(`${t.url}/api/openapi.json`)).json();
+      // The event stream is declared as what it is: a client must not wait for a JSON body that never ends.
+      const events = document.paths["/api/v1/codes/{id}/events"].get.responses["200"].content;
+      expect(Object.keys(events)).toEqual(["text/event-stream"]);
 
-    await generateSdk({
-      input: document,
-      output: { path: path.join(dir, "hey-api") },
-      plugins: ["@hey-api/client-fetch", "@hey-api/sdk", "@hey-api/typescript"],
-      logs: { level: "silent" },
-    });
-    copyFileSync(sdkClientSource, path.join(dir, "hey-api-client.ts"));
-    expect(typeErrors([path.join(dir, "hey-api-client.ts")])).toEqual([]);
+      await generateSdk({
+        input: document,
+        output: { path: path.join(dir, "hey-api") },
+        plugins: ["@hey-api/client-fetch", "@hey-api/sdk", "@hey-api/typescript"],
+        logs: { level: "silent" },
+      });
+      copyFileSync(sdkClientSource, path.join(dir, "hey-api-client.ts"));
+      expect(typeErrors([path.join(dir, "hey-api-client.ts")])).toEqual([]);
 
-    const employer = await createEmployer(t);
-    const employee = await createEmployee(t, employer.org.id, employer.domain);
-    const browser = await signIn(t, employer.user.email);
-    const key = (
-      await browser.post("/api/employer/api-keys", {
-        name: "generated SDK",
-        scopes: ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read"],
-      })
-    ).json().key;
-    const sdk = (await import(/* @vite-ignore */ path.join(dir, "hey-api-client.ts"))) as {
-      callEveryOperation(baseUrl: string, key: string, employeeEmail: string): Promise<Record<string, unknown>>;
-    };
-    const calls = (await sdk.callEveryOperation(t.url, key, employee.email)) as {
-      code: { words: string[]; employee: { email: string } };
-      [k: string]: unknown;
-    };
-    expect(calls.code.employee.email).toBe(employee.email);
-    expect(calls.code.words).toHaveLength(3);
-    expect(calls.status).toBe("live");
-    expect(calls.firstEvent).toMatchObject({ event: "live", data: { status: "live" } });
-    expect(calls.auditActions).toContain("api.issue-code");
-    expect(calls.reports).toBe(0);
-    expect(calls.days).toBe(30);
-    expect(calls.refusal).toEqual({ status: 404, message: "No such code." });
-  });
+      const employer = await createEmployer(t);
+      const employee = await createEmployee(t, employer.org.id, employer.domain);
+      const browser = await signIn(t, employer.user.email);
+      const key = (
+        await browser.post("/api/employer/api-keys", {
+          name: "generated SDK",
+          scopes: ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read"],
+        })
+      ).json().key;
+      const sdk = (await import(/* @vite-ignore */ path.join(dir, "hey-api-client.ts"))) as {
+        callEveryOperation(baseUrl: string, key: string, employeeEmail: string): Promise<Record<string, unknown>>;
+      };
+      const calls = (await sdk.callEveryOperation(t.url, key, employee.email)) as {
+        code: { words: string[]; employee: { email: string } };
+        [k: string]: unknown;
+      };
+      expect(calls.code.employee.email).toBe(employee.email);
+      expect(calls.code.words).toHaveLength(3);
+      expect(calls.status).toBe("live");
+      expect(calls.firstEvent).toMatchObject({ event: "live", data: { status: "live" } });
+      expect(calls.auditActions).toContain("api.issue-code");
+      expect(calls.reports).toBe(0);
+      expect(calls.days).toBe(30);
+      expect(calls.refusal).toEqual({ status: 404, message: "No such code." });
+    },
+  );
 });

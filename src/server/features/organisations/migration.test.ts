@@ -1,39 +1,5 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { migrationsFolder } from "@server/db/client";
-import { throwawayPostgres } from "@test/helpers";
-import pg from "pg";
+import { emptyDatabase, journal, migration } from "@test/unmigrated-database";
 import { afterEach, expect, it } from "vitest";
-
-type Run = (statement: string) => Promise<Array<Record<string, unknown>>>;
-
-/** A database with no migrations applied, on the engine under test. */
-async function emptyDatabase(): Promise<{ run: Run; close(): Promise<void> }> {
-  if (process.env.TEST_DB === "postgres") {
-    const scratch = await throwawayPostgres(process.env.TEST_DATABASE_URL ?? "");
-    const client = new pg.Client({ connectionString: scratch.url });
-    await client.connect();
-    return {
-      run: async (statement) => (await client.query(statement)).rows,
-      close: async () => {
-        await client.end();
-        await scratch.drop();
-      },
-    };
-  }
-  const db = await PGlite.create();
-  return {
-    run: async (statement) => (await db.exec(statement)).at(-1)?.rows ?? [],
-    close: () => db.close(),
-  };
-}
-
-const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
-  entries: Array<{ idx: number; tag: string }>;
-};
-const migration = (tag: string) =>
-  readFileSync(path.join(migrationsFolder, `${tag}.sql`), "utf8").replaceAll("--> statement-breakpoint", "");
 
 let database: Awaited<ReturnType<typeof emptyDatabase>> | undefined;
 afterEach(async () => {

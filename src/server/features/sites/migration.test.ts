@@ -1,35 +1,5 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { migrationsFolder } from "@server/db/client";
-import { throwawayPostgres } from "@test/helpers";
-import pg from "pg";
+import { emptyDatabase, migration } from "@test/unmigrated-database";
 import { afterEach, expect, it } from "vitest";
-
-type Run = (statement: string) => Promise<Array<Record<string, unknown>>>;
-
-/** A database with no migrations applied, on the engine under test. */
-async function emptyDatabase(): Promise<{ run: Run; close(): Promise<void> }> {
-  if (process.env.TEST_DB === "postgres") {
-    const scratch = await throwawayPostgres(process.env.TEST_DATABASE_URL ?? "");
-    const client = new pg.Client({ connectionString: scratch.url });
-    await client.connect();
-    return {
-      run: async (statement) => (await client.query(statement)).rows,
-      close: async () => {
-        await client.end();
-        await scratch.drop();
-      },
-    };
-  }
-  const db = await PGlite.create();
-  return {
-    run: async (statement) => (await db.exec(statement)).at(-1)?.rows ?? [],
-    close: () => db.close(),
-  };
-}
-
-const migration = (tag: string) => readFileSync(path.join(migrationsFolder, `${tag}.sql`), "utf8");
 
 let database: Awaited<ReturnType<typeof emptyDatabase>> | undefined;
 afterEach(async () => {
@@ -40,7 +10,7 @@ it("gives existing organisations their sites: the e-mail domain and a website un
   database = await emptyDatabase();
   const { run } = database;
   for (const tag of ["0000_initial", "0001_audit_log_append_only", "0002_audit_actor_email_index"]) {
-    await run(migration(tag).replaceAll("--> statement-breakpoint", ""));
+    await run(migration(tag));
   }
   await run(`
     insert into organisations (id, company_name, domain, website, website_host, created_at) values
@@ -53,7 +23,7 @@ it("gives existing organisations their sites: the e-mail domain and a website un
       ('boss@globex.example', 'G', 'x', 'superuser', 2, now(), 'active', now()),
       ('boss@initech.example', 'I', 'x', 'superuser', 3, now(), 'active', now()),
       ('boss@unverified.example', 'U', 'x', 'superuser', 4, null, 'pending', now());`);
-  await run(migration("0005_organisation_sites").replaceAll("--> statement-breakpoint", ""));
+  await run(migration("0005_organisation_sites"));
   const rows = await run(
     "select organisation_id, host, status, method, length(token) as token_length from organisation_sites order by organisation_id, host",
   );

@@ -341,6 +341,10 @@ export const callReports = pgTable(
     source: text("source"),
     /** the Origin was missing or not the product's own nor an https site an organisation proved */
     unverifiedOrigin: boolean("unverified_origin").notNull().default(false),
+    /** where the customer sent it from: the verification widget, or the call-status component (a status token) */
+    via: text("via", { enum: ["widget", "call-status"] })
+      .notNull()
+      .default("widget"),
   },
   (t) => [
     index("call_reports_org_at_idx").on(t.organisationId, t.at, t.id),
@@ -406,11 +410,19 @@ export const webhookDeliveries = pgTable(
     lastStatus: integer("last_status"),
     lastError: text("last_error"),
     deliveredAt: ts("delivered_at"),
+    /** a call event's customer (keyed hash of its customerRef), so the customer's erasure finds the delivery */
+    customerHash: text("customer_hash"),
+    /** a call event's call, so retention deletes the deliveries that name a deleted call */
+    callId: text("call_id"),
   },
   (t) => [
     uniqueIndex("webhook_deliveries_message_key").on(t.messageId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_org_idx").on(t.organisationId, t.id),
+    index("webhook_deliveries_customer_idx")
+      .on(t.organisationId, t.customerHash)
+      .where(sql`${t.customerHash} is not null`),
+    index("webhook_deliveries_call_idx").on(t.callId).where(sql`${t.callId} is not null`),
     index("webhook_deliveries_org_due_idx").on(t.organisationId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     // the deliveries in flight per endpoint (the fair claim counts them at every claim)
     index("webhook_deliveries_leased_idx")
@@ -434,12 +446,13 @@ export const alertSettings = pgTable(
     enabled: boolean("enabled").notNull().default(true),
     failedLookupsPer10Minutes: integer("failed_lookups_per_10_minutes").notNull().default(20),
     reportsPerHour: integer("reports_per_hour").notNull().default(3),
+    deniedChecksPerHour: integer("denied_checks_per_hour").notNull().default(1),
     updatedAt: ts("updated_at").notNull(),
   },
   (t) => [
     check(
       "alert_settings_thresholds",
-      sql`${t.failedLookupsPer10Minutes} between 1 and 10000 and ${t.reportsPerHour} between 1 and 10000`,
+      sql`${t.failedLookupsPer10Minutes} between 1 and 10000 and ${t.reportsPerHour} between 1 and 10000 and ${t.deniedChecksPerHour} between 1 and 10000`,
     ),
   ],
 );
@@ -463,7 +476,10 @@ export const alerts = pgTable(
   },
   (t) => [
     index("alerts_org_at_idx").on(t.organisationId, t.at),
-    check("alerts_kind_check", sql`${t.kind} in ('failed-lookups', 'reports')`),
+    check(
+      "alerts_kind_check",
+      sql`${t.kind} in ('failed-lookups', 'reports', 'disowned-calls', 'denied-checks')`,
+    ),
   ],
 );
 
@@ -656,5 +672,116 @@ export const scimUsers = pgTable(
   (t) => [
     index("scim_users_org_external_idx").on(t.organisationId, t.externalId),
     check("scim_users_external_id_length", sql`length(${t.externalId}) <= 255`),
+  ],
+);
+
+/**
+ * Calls (contract, "Calls"): one employee's conversation with one customer. The customer's reference is kept
+ * only sealed (bound to the organisation and this purpose) and as a keyed hash for look-ups.
+ */
+export const calls = pgTable(
+  "calls",
+  {
+    /** random, not sequential */
+    id: text("id").primaryKey(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** HMAC of the customerRef under a key derived from APP_SECRET and the organisation */
+    customerHash: text("customer_hash").notNull(),
+    /** the customerRef sealed under `call-customer:<organisationId>` */
+    customerSealed: text("customer_sealed").notNull(),
+    direction: text("direction", { enum: ["outbound", "inbound"] }).notNull(),
+    /** "dashboard", or "api:<key prefix>" for a call the organisation's dialler started */
+    startedVia: text("started_via").notNull(),
+    /** the session that started it (dashboard calls): the call ends with the session */
+    sessionId: bigint("session_id", { mode: "number" }),
+    startedAt: ts("started_at").notNull(),
+    /** the last renewal (or the start) */
+    renewedAt: ts("renewed_at").notNull(),
+    /** when it ends unless renewed: min(renewedAt + 2 minutes, startedAt + 60 minutes) */
+    endsAt: ts("ends_at").notNull(),
+    endedAt: ts("ended_at"),
+    endReason: text("end_reason"),
+    disownedAt: ts("disowned_at"),
+    /** the last webhook sequence number given to an event of this call */
+    sequence: integer("sequence").notNull().default(0),
+  },
+  (t) => [
+    // At most one active call per employee, on every process.
+    uniqueIndex("calls_one_active_per_user_key").on(t.userId).where(sql`${t.endedAt} is null`),
+    index("calls_customer_idx").on(t.organisationId, t.customerHash, t.startedAt),
+    index("calls_due_idx").on(t.endsAt).where(sql`${t.endedAt} is null`),
+    index("calls_started_idx").on(t.startedAt),
+    index("calls_session_idx").on(t.sessionId).where(sql`${t.endedAt} is null`),
+    check("calls_direction_check", sql`${t.direction} in ('outbound', 'inbound')`),
+  ],
+);
+
+/** Customer checks: the organisation asks the customer, in their own app, to confirm it is them. */
+export const customerChecks = pgTable(
+  "customer_checks",
+  {
+    /** random, not sequential */
+    id: text("id").primaryKey(),
+    callId: text("call_id")
+      .notNull()
+      .references(() => calls.id, { onDelete: "cascade" }),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    customerHash: text("customer_hash").notNull(),
+    /** the employee who asked, or null when asked through the API */
+    requestedBy: integer("requested_by").references(() => users.id),
+    /** "dashboard" or "api:<key prefix>" */
+    requestedVia: text("requested_via").notNull(),
+    status: text("status", { enum: ["pending", "confirmed", "denied", "expired"] })
+      .notNull()
+      .default("pending"),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    answeredAt: ts("answered_at"),
+    /** "component" or "api:<key prefix>" */
+    answeredVia: text("answered_via"),
+  },
+  (t) => [
+    // One pending check per customer and organisation (a check past expiresAt is marked expired first).
+    uniqueIndex("customer_checks_one_pending_key")
+      .on(t.organisationId, t.customerHash)
+      .where(sql`${t.status} = 'pending'`),
+    index("customer_checks_call_idx").on(t.callId, t.createdAt),
+    index("customer_checks_customer_idx").on(t.organisationId, t.customerHash, t.createdAt),
+    check("customer_checks_status_check", sql`${t.status} in ('pending', 'confirmed', 'denied', 'expired')`),
+  ],
+);
+
+/** Status tokens for the call-status component: only a hash is kept; bound to one origin and one customer. */
+export const callStatusTokens = pgTable(
+  "call_status_tokens",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** SHA-256 of the token (`cps_…`, at least 128 random bits) */
+    tokenHash: text("token_hash").notNull(),
+    organisationId: integer("organisation_id")
+      .notNull()
+      .references(() => organisations.id),
+    customerHash: text("customer_hash").notNull(),
+    /** exactly the origin it was minted for (scheme, host and port) */
+    origin: text("origin").notNull(),
+    /** minted with `answer: true` (a key with checks:answer): may answer the customer's pending check */
+    canAnswer: boolean("can_answer").notNull().default(false),
+    /** the key that minted it: the token dies with the key */
+    apiKeyId: integer("api_key_id").references(() => apiKeys.id),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("call_status_tokens_hash_key").on(t.tokenHash),
+    index("call_status_tokens_customer_idx").on(t.organisationId, t.customerHash, t.createdAt),
+    index("call_status_tokens_expires_idx").on(t.expiresAt),
   ],
 );

@@ -12,6 +12,7 @@ import { applyRetention } from "./audit/retention";
 import auditRoutes from "./audit/routes";
 import { deleteExpiredTokens } from "./auth/repository";
 import authRoutes from "./auth/routes";
+import { callsFeature } from "./calls";
 import { watchCodeGuessing } from "./codes/guessing";
 import codeEvents from "./codes/live";
 import { deleteCodesExpiredBefore } from "./codes/repository";
@@ -170,4 +171,5 @@ export const FEATURES: Feature[] = [
     purpose: "SCIM 2.0 provisioning: the organisation's identity provider creates and deactivates its employees.",
     routes: scimRoutes,
   },
+  callsFeature,
 ];

@@ -11,6 +11,7 @@ export const SEALED_PURPOSES = {
   webhookSecret: "webhook-secret",
   accessCode: "employee-access-code",
   ssoClientSecret: "sso-client-secret",
+  customerRef: "call-customer",
 } as const;
 export type SealedPurpose = (typeof SEALED_PURPOSES)[keyof typeof SEALED_PURPOSES];
 

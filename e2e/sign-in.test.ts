@@ -4,7 +4,7 @@ import { MESSAGES } from "@shared/messages";
 import { createUser } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { PHONE, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
+import { PHONE, pathIs, settled, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();
 const { newPage } = suite;
@@ -190,7 +190,7 @@ describe("route guards", () => {
     await page.getByRole("link", { name: "Log In", exact: true }).waitFor();
     expect(await page.getByRole("button", { name: "Sign Out" }).count()).toBe(0);
     // It stays on / (the dashboard's guard must not send the signed-out visitor on to /login).
-    await page.waitForTimeout(500);
+    await settled(page);
     expect(new URL(page.url()).pathname).toBe("/");
 
     // The session really ended: a reload stays signed out.
@@ -327,7 +327,7 @@ describe("phone width", () => {
     await page.getByRole("button", { name: /menu/i }).click();
     await menu.getByRole("button", { name: "Sign Out" }).click();
     await page.waitForURL(pathIs("/"));
-    await page.waitForTimeout(500);
+    await settled(page);
     expect(new URL(page.url()).pathname).toBe("/");
     await page.getByRole("button", { name: /menu/i }).click();
     await menu.getByRole("link", { name: "Log In" }).waitFor();

@@ -19,7 +19,13 @@ const START = path.join(ROOT, "scripts/start.mjs");
 const START_WAIT_MS = 120_000;
 const PROCESSES = { timeout: 240_000 };
 
-type Server = { proc: ChildProcess; url: string; output: () => string };
+type Server = {
+  proc: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Resolves with the first match of `pattern` in the output, as soon as it is written (at most `timeoutMs`). */
+  waitForOutput: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
+};
 const running: ChildProcess[] = [];
 
 async function start(env: Record<string, string>, root = ROOT): Promise<Server> {
@@ -30,8 +36,29 @@ async function start(env: Record<string, string>, root = ROOT): Promise<Server> 
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: String(port), ...env },
   });
   running.push(proc);
-  proc.stdout?.on("data", (d) => (out += d));
-  proc.stderr?.on("data", (d) => (out += d));
+  const watchers = new Set<() => void>();
+  const take = (d: Buffer) => {
+    out += d;
+    for (const watcher of watchers) watcher();
+  };
+  proc.stdout?.on("data", take);
+  proc.stderr?.on("data", take);
+  const waitForOutput = (pattern: RegExp, timeoutMs = 10_000) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const found = pattern.exec(out);
+        if (!found) return;
+        clearTimeout(timer);
+        watchers.delete(check);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        watchers.delete(check);
+        reject(new Error(`no ${pattern} in the output within ${timeoutMs} ms:\n${out}`));
+      }, timeoutMs);
+      watchers.add(check);
+      check();
+    });
   const url = `http://localhost:${port}`;
   // A start may build first (a minute on a busy 2-core machine).
   const deadline = Date.now() + START_WAIT_MS;
@@ -43,7 +70,7 @@ async function start(env: Record<string, string>, root = ROOT): Promise<Server> 
     if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`server did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { proc, url, output: () => out };
+  return { proc, url, output: () => out, waitForOutput };
 }
 
 function stop(proc: ChildProcess): Promise<number | null> {
@@ -109,11 +136,7 @@ describe("npm start with nothing configured", () => {
     await call("GET", "/api/auth/whoami");
     const login = await call("POST", "/api/auth/login", { email: "boss@example.com", password: "Launch-Day-2026!" });
     expect(login.status).toBe(200);
-    let code: string | undefined;
-    for (let i = 0; i < 50 && !code; i++) {
-      code = /sign-in code.*?\b(\d{6})\b/.exec(s2.output())?.[1];
-      if (!code) await new Promise((r) => setTimeout(r, 100));
-    }
+    const code = (await s2.waitForOutput(/sign-in code.*?\b(\d{6})\b/, 5000))[1];
     expect(code).toMatch(/^\d{6}$/);
     const verify = await call("POST", "/api/auth/verify-2fa", { email: "boss@example.com", code });
     expect(verify.status).toBe(200);
@@ -160,8 +183,14 @@ describe("npm start in operation", () => {
       SHUTDOWN_DELAY_SECONDS: "1",
     });
     expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
-    // A look-up whose body is still arriving when the signal comes.
+    // A look-up whose body is still arriving when the signal comes: its first bytes are on the server's
+    // connection before the signal, the rest only once the server says it is unavailable.
     const body = JSON.stringify({ words: "one two three" });
+    let sendRest = () => {};
+    let firstBytesSent = () => {};
+    const sent = new Promise<void>((resolve) => {
+      firstBytesSent = resolve;
+    });
     const inFlight = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(
         `${s.url}/api/verify`,
@@ -173,15 +202,16 @@ describe("npm start in operation", () => {
         },
       );
       req.on("error", reject);
-      req.write(body.slice(0, 5));
-      setTimeout(() => req.end(body.slice(5)), 1500);
+      req.on("socket", (socket) => socket.once("connect", () => req.write(body.slice(0, 5), () => firstBytesSent())));
+      sendRest = () => req.end(body.slice(5));
     });
-    await new Promise((r) => setTimeout(r, 200));
+    await sent;
     const exited = stop(s.proc);
-    await new Promise((r) => setTimeout(r, 300));
+    await s.waitForOutput(/SIGTERM received/);
     const ready = await fetch(`${s.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ status: "unavailable" });
+    sendRest();
     const answer = await inFlight;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toMatchObject({ verified: false });
@@ -240,8 +270,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("npm start with WEB_CONCURRENCY=
         METRICS_TOKEN: token,
         DATA_DIR: mkdtempSync(path.join(tmpdir(), "callproof-cluster-")),
       });
-      for (let i = 0; i < 100 && !s.output().includes("2 workers serving"); i++)
-        await new Promise((r) => setTimeout(r, 100));
+      await s.waitForOutput(/2 workers serving/);
       expect(s.output()).toContain("2 workers serving");
       // A new connection each time: the primary hands connections to the workers in turn.
       const once = () =>

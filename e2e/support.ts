@@ -153,6 +153,17 @@ export async function openPage(
 
 export { pathIs, signInThroughUi };
 
+/**
+ * Resolves once the page has rendered two more frames: by then whatever the last change of state made React do
+ * (its effects, a <Navigate> among them) has happened. For asserting that something did not happen after a
+ * change, instead of waiting a fixed time.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
+
 export type BrowserSuite = {
   /** the server, once the file's set-up has run */
   readonly server: E2eServer;

@@ -81,7 +81,7 @@ export async function seedSites(
 
 /** An organisation with its superuser, straight in the database (active unless told otherwise). */
 export async function createEmployer(
-  t: TestApp,
+  t: Pick<TestApp, "database" | "clock">,
   opts: {
     domain?: string;
     status?: "pending" | "active" | "deactivated";
@@ -104,7 +104,12 @@ export async function createEmployer(
 }
 
 /** An active, verified employee of an organisation, straight in the database. */
-export function createEmployee(t: TestApp, organisationId: number, domain: string, fields: { fullName?: string } = {}) {
+export function createEmployee(
+  t: Pick<TestApp, "database" | "clock">,
+  organisationId: number,
+  domain: string,
+  fields: { fullName?: string } = {},
+) {
   return createUser(t, { email: uniqueEmail(domain, "staff"), role: "client", organisationId, ...fields });
 }
 

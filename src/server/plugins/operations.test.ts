@@ -211,8 +211,11 @@ describe("graceful stop", () => {
     const { browser } = await signedInEmployee(t);
     const cookie = browser.cookieHeader();
     const xsrf = browser.cookie("XSRF-TOKEN") ?? "";
-    // A request in flight: its body arrives slowly, so it is still being served when the stop begins.
+    // A request in flight: the server has its headers before the stop begins, and the rest of its body only
+    // once the stop has begun (the server already says it is unavailable).
     const body = JSON.stringify({});
+    const arrived = new Promise<void>((resolve) => t.app.server.once("request", () => resolve()));
+    let sendRest = () => {};
     const inFlight = new Promise<number>((resolve, reject) => {
       import("node:http").then(({ request }) => {
         const req = request(
@@ -234,10 +237,10 @@ describe("graceful stop", () => {
         );
         req.on("error", reject);
         req.write(body.slice(0, 1));
-        setTimeout(() => req.end(body.slice(1)), 600);
+        sendRest = () => req.end(body.slice(1));
       }, reject);
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await arrived;
     let databaseClosed = false;
     const stopped = gracefulStop(
       t.app,
@@ -253,6 +256,7 @@ describe("graceful stop", () => {
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ status: "unavailable" });
     expect(databaseClosed).toBe(false);
+    sendRest();
     expect(await inFlight).toBe(200);
     await stopped;
     expect(databaseClosed).toBe(true);

@@ -1,18 +1,10 @@
 import { SIGNED_IN_HINT } from "@shared/constants";
-import { Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
-import { afterEach, beforeEach, expect, it } from "vitest";
-
-let t: TestApp;
-beforeEach(async () => {
-  t = await buildTestApp();
-});
-afterEach(async () => {
-  await t?.close();
-});
+import { expect, it } from "@test/app-test";
+import { Browser, createUser, signIn } from "@test/helpers";
 
 type Cookie = { name: string; value: string; httpOnly?: boolean; sameSite?: string };
 
-it("sets a script-readable signed-in hint with the session cookie, and clears it at sign-out", async () => {
+it("sets a script-readable signed-in hint with the session cookie, and clears it at sign-out", async ({ t }) => {
   const user = await createUser(t);
   const browser = new Browser(t.app, "127.0.0.1", t.config.publicOrigin);
   await browser.post("/api/auth/login", { email: user.email, password: user.password });
@@ -28,7 +20,7 @@ it("sets a script-readable signed-in hint with the session cookie, and clears it
   expect(browser.cookie(SIGNED_IN_HINT)).toBeUndefined();
 });
 
-it("grants nothing by itself, and a hint without a session cookie is cleared", async () => {
+it("grants nothing by itself, and a hint without a session cookie is cleared", async ({ t }) => {
   const res = await t.app.inject({
     method: "GET",
     url: "/api/auth/whoami",
@@ -38,7 +30,7 @@ it("grants nothing by itself, and a hint without a session cookie is cleared", a
   expect((res.cookies as Cookie[]).find((c) => c.name === SIGNED_IN_HINT)?.value).toBe("");
 });
 
-it("a session that ended on the server clears the hint on the next call", async () => {
+it("a session that ended on the server clears the hint on the next call", async ({ t }) => {
   const user = await createUser(t);
   const browser = await signIn(t, user.email);
   expect(browser.cookie(SIGNED_IN_HINT)).toBe("1");
@@ -47,7 +39,7 @@ it("a session that ended on the server clears the hint on the next call", async 
   expect(browser.cookie(SIGNED_IN_HINT)).toBeUndefined();
 });
 
-it("a session that has no hint yet (from before it existed) gets it on its next call", async () => {
+it("a session that has no hint yet (from before it existed) gets it on its next call", async ({ t }) => {
   const user = await createUser(t);
   const browser = await signIn(t, user.email);
   const res = await t.app.inject({

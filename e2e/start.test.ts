@@ -23,7 +23,7 @@ type Server = {
   proc: ChildProcess;
   url: string;
   output: () => string;
-  /** Resolves with the first match of `pattern` in the output, as soon as it is written (at most `timeoutMs`). */
+  /** Resolves with the first match of `pattern` in the output as soon as it is written (waiting at most `timeoutMs`). */
   waitForOutput: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
 };
 const running: ChildProcess[] = [];
@@ -43,7 +43,7 @@ async function start(env: Record<string, string>, root = ROOT): Promise<Server> 
   };
   proc.stdout?.on("data", take);
   proc.stderr?.on("data", take);
-  const waitForOutput = (pattern: RegExp, timeoutMs = 10_000) =>
+  const waitForOutput = (pattern: RegExp, timeoutMs = START_WAIT_MS) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const check = () => {
         const found = pattern.exec(out);
@@ -136,7 +136,7 @@ describe("npm start with nothing configured", () => {
     await call("GET", "/api/auth/whoami");
     const login = await call("POST", "/api/auth/login", { email: "boss@example.com", password: "Launch-Day-2026!" });
     expect(login.status).toBe(200);
-    const code = (await s2.waitForOutput(/sign-in code.*?\b(\d{6})\b/, 5000))[1];
+    const code = (await s2.waitForOutput(/sign-in code.*?\b(\d{6})\b/))[1];
     expect(code).toMatch(/^\d{6}$/);
     const verify = await call("POST", "/api/auth/verify-2fa", { email: "boss@example.com", code });
     expect(verify.status).toBe(200);

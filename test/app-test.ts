@@ -13,10 +13,20 @@
  *     test.override("appEnv", { OUTBOUND_ALLOWED_HOSTS: "loopback" });
  *     test("delivers", async ({ t, receiver }) => { … });
  */
-import { test as base } from "vitest";
+import { test as base, beforeAll } from "vitest";
 import { testDeps } from "./deps";
 import { buildTestApp } from "./helpers";
 import { Receiver } from "./webhook-receiver";
+
+/**
+ * A test's fixtures count against its own time limit, not a hook's: the worker's first database (PGlite from
+ * the seed) and first app are made here instead, in a hook of the first file that imports this module (once
+ * per worker: the server's files share their worker's modules), and what they leave is reused by the tests.
+ */
+beforeAll(async () => {
+  const first = await buildTestApp();
+  await first.close();
+});
 
 type Cleanup = { onCleanup(cleanup: () => unknown): void };
 

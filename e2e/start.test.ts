@@ -203,15 +203,21 @@ describe("npm start in operation", () => {
       );
       req.on("error", reject);
       req.on("socket", (socket) => socket.once("connect", () => req.write(body.slice(0, 5), () => firstBytesSent())));
-      sendRest = () => req.end(body.slice(5));
+      sendRest = () => {
+        if (!req.writableEnded) req.end(body.slice(5));
+      };
     });
     await sent;
     const exited = stop(s.proc);
-    await s.waitForOutput(/SIGTERM received/);
-    const ready = await fetch(`${s.url}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ status: "unavailable" });
-    sendRest();
+    try {
+      await s.waitForOutput(/SIGTERM received/);
+      const ready = await fetch(`${s.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: "unavailable" });
+    } finally {
+      // Whatever happened above, the request ends, so the server can finish it and exit.
+      sendRest();
+    }
     const answer = await inFlight;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toMatchObject({ verified: false });

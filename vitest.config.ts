@@ -60,6 +60,9 @@ const SAME_THROUGH_POOLER = [
   "src/server/features/onboarding/*.test.ts",
   "src/server/features/employer/employer.test.ts",
   "src/server/features/admin/admin.test.ts",
+  // the homes' rules below HTTP (test/deps.ts): one-statement reads and writes
+  "src/server/features/users/users.test.ts",
+  "src/server/features/organisations/organisations.test.ts",
   // the audit log's reads (its chain and feed, which take transaction locks, stay: audit-chain, feed-cursor)
   "src/server/features/audit/audit.test.ts",
   "src/server/features/audit/audit-scale.test.ts",

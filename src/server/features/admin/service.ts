@@ -5,6 +5,7 @@ import {
   listDeactivatedOrganisations,
   reactivateOrganisation as markOrganisationActive,
 } from "@server/features/organisations";
+import { websiteVerifiedSql as websiteVerified } from "@server/features/sites";
 import * as repo from "@server/features/users";
 import { loadPage } from "@server/lib/paging";
 import { employerActivatedMail } from "@server/mail/templates";
@@ -16,7 +17,7 @@ import { adminErrors } from "./errors";
 
 /** Pending employer accounts whose e-mail is verified, oldest first. */
 export function pendingAccounts(deps: Deps) {
-  return repo.listEmployers(deps.db, "pending");
+  return repo.listEmployers(deps.db, "pending", { websiteVerified });
 }
 
 /**
@@ -24,12 +25,13 @@ export function pendingAccounts(deps: Deps) {
  * of 10 searched by full name, e-mail or website.
  */
 export async function activeEmployers(deps: Deps, query: ListQuery): Promise<AccountRecord[] | Page<AccountRecord>> {
-  if (query.q === undefined && query.page === undefined) return repo.listEmployers(deps.db, "active");
+  if (query.q === undefined && query.page === undefined)
+    return repo.listEmployers(deps.db, "active", { websiteVerified });
   const q = query.q || undefined;
   return loadPage(
     query.page ?? 1,
     LIST_PAGE_SIZE,
-    (slice) => repo.listEmployers(deps.db, "active", { q, ...slice }),
+    (slice) => repo.listEmployers(deps.db, "active", { websiteVerified, q, ...slice }),
     () => repo.countEmployers(deps.db, "active", q),
   );
 }

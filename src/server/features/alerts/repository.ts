@@ -1,5 +1,6 @@
 import type { Db } from "@server/db/client";
 import { alertSettings, alerts } from "@server/db/schema";
+import { hostUnderSql, verifiedSitesSql } from "@server/features/sites";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ALERT_DEFAULTS, type AlertKind, type AlertSettings } from "@shared/alerts";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -71,8 +72,7 @@ export async function failedLookupsByOrganisation(
     ),
     hits as (
       select s.organisation_id, f.client, f.host
-      from f join organisation_sites s
-        on s.status = 'verified' and (f.host = s.host or right(f.host, length(s.host) + 1) = '.' || s.host)
+      from f join ${verifiedSitesSql()} s on ${hostUnderSql(sql`f.host`, sql`s.host`)}
       where ${onlyOrganisation(sql`s.organisation_id`, organisationId)}
     )
     select organisation_id, count(distinct client)::int as count, array_agg(distinct host) as sites

@@ -1,9 +1,9 @@
 import { type Db, type Executor, statement } from "@server/db/client";
 import { identityCodes } from "@server/db/schema";
 import { organisationActiveSql } from "@server/features/organisations";
+import { type SiteScope, siteAmongSql, websiteVerifiedSql } from "@server/features/sites";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
-import type { SiteScope } from "@server/lib/origin";
 import { auditsRefusalSql, hitPlaceholders, hitStatement, hitValues, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
@@ -154,11 +154,7 @@ const LOOK_UP = statement(
           when c.expires_at <= ${$("now")}::timestamptz then 'expired'
           when c.status <> 'active' then 'owner-inactive'
           -- the Origin's host or one of its parent domains is a verified site of the organisation
-          when not (${$("anySite")}::boolean or exists (
-            select 1 from organisation_sites s
-            where s.organisation_id = c.organisation_id and s.status = 'verified'
-              and s.host = any(string_to_array(${$("hosts")}::text, ','))
-          )) then 'wrong-site'
+          when not (${$("anySite")}::boolean or ${siteAmongSql(sql`c.organisation_id`, sql`${$("hosts")}::text`)}) then 'wrong-site'
         end as reason
       from rl left join c on true
     ),
@@ -235,16 +231,8 @@ export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
           case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status,
           o.company_name,
           -- the website only when one of the organisation's verified sites is its host or a parent of it
-          case when exists (
-            select 1 from organisation_sites s
-            where s.organisation_id = o.id and s.status = 'verified'
-              and (o.website_host = s.host or right(o.website_host, length(s.host) + 1) = '.' || s.host)
-          ) then o.website else '' end as website,
-          (${anySite}::boolean or exists (
-            select 1 from organisation_sites s
-            where s.organisation_id = o.id and s.status = 'verified'
-              and s.host = any(string_to_array(${hosts}::text, ','))
-          )) as site_ok
+          case when ${websiteVerifiedSql(sql`o.id`, sql`o.website_host`)} then o.website else '' end as website,
+          (${anySite}::boolean or ${siteAmongSql(sql`o.id`, sql`${hosts}::text`)}) as site_ok
         from identity_codes ic
         join users u on u.id = ic.user_id
         left join organisations o on o.id = u.organisation_id

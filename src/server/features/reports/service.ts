@@ -1,9 +1,9 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
 import { findOrganisation, organisationActive, organisationFor } from "@server/features/organisations";
+import { originHost, siteScope } from "@server/features/sites";
 import { employerEmails } from "@server/features/users";
 import { toCsvDocument } from "@server/lib/csv";
 import { ipNetwork48 } from "@server/lib/ip";
-import { originHost, siteScope } from "@server/lib/origin";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { reportedCallsMail } from "@server/mail/templates";
 import { ALERT_LIMITS } from "@shared/alerts";

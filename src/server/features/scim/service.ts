@@ -7,6 +7,7 @@ import {
   type OrganisationRow,
   organisationIsActive,
 } from "@server/features/organisations";
+import { isHostUnder } from "@server/features/sites";
 import * as users from "@server/features/users";
 import { randomToken, safeEqual, sha256 } from "@server/lib/crypto";
 import { hashPassword } from "@server/lib/passwords";
@@ -192,8 +193,7 @@ async function load(deps: Deps, client: ScimClient, idText: string): Promise<Loa
 async function checkDomain(deps: Deps, client: ScimClient, userName: string) {
   const domain = userName.slice(userName.lastIndexOf("@") + 1);
   const own = client.organisation.domain;
-  const owner =
-    domain === own || domain.endsWith(`.${own}`) ? await findOrganisationOwningDomain(deps.db, domain) : undefined;
+  const owner = isHostUnder(domain, own) ? await findOrganisationOwningDomain(deps.db, domain) : undefined;
   if (owner?.id !== client.organisation.id) {
     throw scimErrors.invalidValue(`userName must be an e-mail address at ${own}.`);
   }

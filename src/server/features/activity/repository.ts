@@ -1,4 +1,5 @@
 import type { Db } from "@server/db/client";
+import { lookUpOriginHostSql } from "@server/features/audit";
 import { hostUnderSql, verifiedSitesSql } from "@server/features/sites";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { sql } from "drizzle-orm";
@@ -26,7 +27,7 @@ export async function dailyCounts(db: Db, organisationId: number, from: Date): P
     failed as (
       select to_char(a.at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as failed_lookups
       from audit_log a
-      cross join lateral (select lower(substring(a.detail->>'origin' from '^https?://([^/:]+)')) as host) o
+      cross join lateral (select ${lookUpOriginHostSql(sql`a`)} as host) o
       where a.action = ${AUDIT_ACTIONS.verifyCode} and a.at >= ${since}::timestamptz and a.outcome = 'failure'
         and exists (select 1 from sites s where ${hostUnderSql(sql`o.host`, sql`s.host`)})
       group by 1

@@ -1,5 +1,6 @@
 import { type Db, type Executor, statement } from "@server/db/client";
 import { identityCodes } from "@server/db/schema";
+import { auditDetailSql } from "@server/features/audit";
 import { organisationActiveSql } from "@server/features/organisations";
 import { type SiteScope, siteAmongSql, websiteVerifiedSql } from "@server/features/sites";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
@@ -163,8 +164,16 @@ const LOOK_UP = statement(
       select ${$("now")}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${$("ip")}::text,
         case when allowed then 'failure' else 'denied' end,
         -- no null members: a failed look-up's row stays as small as a plain audit insert's
-        jsonb_strip_nulls(jsonb_build_object('origin', left(${$("origin")}::text, 255), 'reason', reason,
-          'ownerId', user_id, 'refused', case when not allowed then refused end))
+        ${auditDetailSql(
+          AUDIT_ACTIONS.verifyCode,
+          {
+            origin: sql`left(${$("origin")}::text, 255)`,
+            reason: sql`reason`,
+            ownerId: sql`user_id`,
+            refused: sql`case when not allowed then refused end`,
+          },
+          { stripNulls: true },
+        )}
       from result
       -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
       where reason is not null and (allowed or ${auditsRefusalSql(sql`refused`)})
@@ -295,7 +304,11 @@ export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
         insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
         select ${now}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${p.ip}::text,
           case when verified then 'success' else 'failure' end,
-          jsonb_build_object('origin', left(${p.origin}::text, 255), 'reason', reason, 'ownerId', user_id)
+          ${auditDetailSql(AUDIT_ACTIONS.verifyCode, {
+            origin: sql`left(${p.origin}::text, 255)`,
+            reason: sql`reason`,
+            ownerId: sql`user_id`,
+          })}
         from result
         returning id
       )

@@ -1,4 +1,5 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
+import { auditDetail } from "@server/features/audit";
 import { findOrganisation, organisationActive, organisationFor } from "@server/features/organisations";
 import { originHost, siteScope } from "@server/features/sites";
 import { employerEmails } from "@server/features/users";
@@ -78,12 +79,12 @@ export async function createReport(
     outcome: "success",
     organisationId,
     target: String(stored.id),
-    detail: {
+    detail: auditDetail(AUDIT_ACTIONS.reportCall, {
       site,
       routed: organisationId === null ? "admins" : "organisation",
       ...(unverifiedOrigin ? { unverifiedOrigin } : {}),
       ...(stored.shed !== null ? { shed: stored.shed } : {}),
-    },
+    }),
   });
   return { message: texts.sent, organisationId };
 }

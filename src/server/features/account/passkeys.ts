@@ -129,7 +129,6 @@ export async function registrationOptions(deps: Deps, actor: Actor, input: { ses
 const assertFreshForPasskey = (deps: Deps, actor: Actor, sessionHash: string) =>
   assertRecentSignIn(deps, actor, sessionHash, {
     action: AUDIT_ACTIONS.addPasskey,
-    error: accountErrors.passkeyNeedsRecentSignIn,
   });
 
 /** Verifies a new passkey against a challenge this session was given, stores it and tells the user by e-mail. */

@@ -69,7 +69,6 @@ export async function createKey(
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.createApiKey, organisationId };
   await assertRecentSignIn(deps, actor, sessionHash, {
     action: AUDIT_ACTIONS.createApiKey,
-    error: apiKeysErrors.needsRecentSignIn,
     organisationId,
   });
   const key = `cpk_${randomToken(32)}`;

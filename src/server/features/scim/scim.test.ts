@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { scimTokens, scimUsers, users } from "@server/db/schema";
 import { checkpointAudit, verifyAudit } from "@server/features/audit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { SCIM_TEXT } from "@shared/scim";
 import {
   auditRows,
   createEmployee,
@@ -122,7 +123,7 @@ describe("the SCIM token on the employer dashboard", () => {
     t.clock.advance(6 * 60_000);
     const res = await boss.post("/api/employer/scim-token");
     expect(res.statusCode).toBe(403);
-    expect(res.json().message).toBe("For your security, sign in again before creating a SCIM token.");
+    expect(res.json().message).toBe(SCIM_TEXT.needsRecentSignIn);
     expect(await tableText(t, "scim_tokens")).not.toContain(`"organisation_id":${employer.org.id},`);
   });
 

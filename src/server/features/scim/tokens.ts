@@ -32,7 +32,6 @@ export async function createScimToken(deps: Deps, actor: Actor, input: { session
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.createScimToken, organisationId };
   await assertRecentSignIn(deps, actor, sessionHash, {
     action: AUDIT_ACTIONS.createScimToken,
-    error: scimErrors.needsRecentSignIn,
     organisationId,
   });
   const { token, tokenId, tokenHash } = newToken();

@@ -9,6 +9,7 @@ import {
   sessionsOf,
   setPasswordHash,
 } from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { hashPassword, isCommonPassword, verifyPassword } from "@server/lib/passwords";
 import type { Mailer } from "@server/mail/mailer";
 import { ACCOUNT_TEXT, type AccountAnswer, type accountExportAnswer, CHANGE_PASSWORD } from "@shared/account";
@@ -83,13 +84,19 @@ export async function changePassword(
   // cannot exceed the limit: each one takes its place in the window first.
   const allowance = await deps.limits.hit(failKey, maxFailures, failureWindowMs, now);
   if (!allowance.allowed) {
-    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "throttled" } });
-    throw accountErrors.tooManyAttempts(allowance.retryAfterSeconds);
+    return refuse(
+      deps,
+      { ...audit, outcome: "denied", detail: { reason: "throttled" } },
+      accountErrors.tooManyAttempts(allowance.retryAfterSeconds),
+    );
   }
   const profile = await findAccountUser(deps.db, user.id);
   if (!profile || !(await verifyPassword(profile.passwordHash, input.currentPassword))) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "wrong current password" } });
-    throw accountErrors.wrongCurrentPassword();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "wrong current password" } },
+      accountErrors.wrongCurrentPassword(),
+    );
   }
   await deps.limits.release(failKey, now);
   if (input.newPassword === input.currentPassword) throw accountErrors.samePassword();

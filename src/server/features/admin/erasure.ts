@@ -7,6 +7,7 @@ import { eraseInvitationsOf } from "@server/features/onboarding";
 import { eraseScimAttributesOf } from "@server/features/scim";
 import { afterDeactivation, eraseUser, findUserByEmail, findUserById } from "@server/features/users";
 import { eraseFromDeliveries } from "@server/features/webhooks";
+import { refuse } from "@server/lib/audit";
 import { ADMIN_MESSAGES } from "@shared/admin";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { adminErrors } from "./errors";
@@ -21,8 +22,11 @@ export async function eraseAccount(deps: Deps, actor: Actor, input: { id: number
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.eraseAccount, target: String(input.id) };
   const user = await findUserById(deps.db, input.id);
   if (!user || user.role === "admin") {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no such account" } });
-    throw adminErrors.accountNotFound();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "no such account" } },
+      adminErrors.accountNotFound(),
+    );
   }
   const now = deps.clock.now();
   const person = { id: user.id, email: user.email, fullName: user.fullName };

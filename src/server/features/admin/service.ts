@@ -7,6 +7,7 @@ import {
 } from "@server/features/organisations";
 import { websiteVerifiedSql as websiteVerified } from "@server/features/sites";
 import * as repo from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { loadPage } from "@server/lib/paging";
 import { employerActivatedMail } from "@server/mail/templates";
 import { type AccountRecord, ADMIN_MESSAGES, type DeactivatedOrganisation } from "@shared/admin";
@@ -86,8 +87,11 @@ export async function deactivateEmployer(deps: Deps, actor: Actor, input: { id: 
   }
   const gone = employer?.role === "superuser" ? await repo.deactivateEmployer(deps.db, input.id, now) : undefined;
   if (!gone) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not an employer" } });
-    throw adminErrors.employerNotFound();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "not an employer" } },
+      adminErrors.employerNotFound(),
+    );
   }
   await deps.audit.record({
     ...audit,
@@ -143,8 +147,11 @@ export async function reactivateOrganisation(deps: Deps, actor: Actor, input: { 
     return organisation ? { organisation, pending: await repo.employersPendingAgain(tx, input.id) } : undefined;
   });
   if (!done) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not a deactivated organisation" } });
-    throw adminErrors.deactivatedOrganisationNotFound();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "not a deactivated organisation" } },
+      adminErrors.deactivatedOrganisationNotFound(),
+    );
   }
   await deps.audit.record({
     ...audit,

@@ -1,6 +1,7 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
 import { organisationFor } from "@server/features/organisations";
 import { assertRecentSignIn, employerEmails, findUserById } from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { hmac, randomToken, safeEqual } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import type { Mail } from "@server/mail/mailer";
@@ -84,8 +85,7 @@ export async function createKey(
     max: API_KEY_LIMITS.perOrganisation,
   });
   if (!row) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "too many keys" } });
-    throw apiKeysErrors.tooMany();
+    return refuse(deps, { ...audit, outcome: "failure", detail: { reason: "too many keys" } }, apiKeysErrors.tooMany());
   }
   await deps.audit.record({
     ...audit,
@@ -115,8 +115,7 @@ export async function revokeKey(deps: Deps, actor: Actor, input: { id: number })
   };
   const row = await repo.revokeKey(deps.db, organisationId, input.id, deps.clock.now());
   if (!row) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no such key" } });
-    throw apiKeysErrors.notFound();
+    return refuse(deps, { ...audit, outcome: "failure", detail: { reason: "no such key" } }, apiKeysErrors.notFound());
   }
   await deps.audit.record({ ...audit, outcome: "success", detail: { name: row.name, prefix: row.prefix } });
   return { message: "API key revoked." };
@@ -164,7 +163,7 @@ const refusalKey = (actor: Actor) => `api-v1-refused:ip:${actor.clientKey}`;
  * client address before anything else is written, 429 beyond 30 a minute; refusals are audited sparsely
  * (the 1st, 10th, 100th… in a row of an address).
  */
-async function refuse(deps: Deps, actor: Actor, reason: string, now: Date): Promise<never> {
+async function refuseCall(deps: Deps, actor: Actor, reason: string, now: Date): Promise<never> {
   const limit = await deps.limits.hit(refusalKey(actor), API_KEY_LIMITS.refusalsPerMinutePerIp, MINUTE_MS, now);
   // A counter that never lets through: its `refused` is how many refusals this address had in a row (an hour).
   const seen = await deps.limits.hit(`api-v1-unauthorised:ip:${actor.clientKey}`, 0, HOUR_MS, now);
@@ -194,13 +193,13 @@ export async function authenticate(
   const now = deps.clock.now();
   const match = /^Bearer +(\S+)\s*$/i.exec(input.authorization ?? "");
   const presented = match?.[1];
-  if (!presented) return refuse(deps, actor, "no key", now);
-  if (!KEY_FORMAT.test(presented)) return refuse(deps, actor, "malformed key", now);
+  if (!presented) return refuseCall(deps, actor, "no key", now);
+  if (!KEY_FORMAT.test(presented)) return refuseCall(deps, actor, "malformed key", now);
   const row = await repo.findPresentedKey(deps.db, presented.slice(0, PREFIX_LENGTH));
   const expected = row?.key_hash ?? keyHash(deps.config.appSecret, "cpk_no-such-key");
   const equal = safeEqual(keyHash(deps.config.appSecret, presented), expected);
-  if (!row || !equal) return refuse(deps, actor, "unknown key", now);
-  if (!row.usable) return refuse(deps, actor, "revoked key", now);
+  if (!row || !equal) return refuseCall(deps, actor, "unknown key", now);
+  if (!row.usable) return refuseCall(deps, actor, "revoked key", now);
 
   const limit = await deps.limits.hit(`api-v1:key:${row.id}`, API_KEY_LIMITS.requestsPerMinute, MINUTE_MS, now);
   const audit = {

@@ -1,6 +1,7 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
 import { organisationFor } from "@server/features/organisations";
 import { assertRecentSignIn, employerEmails } from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { paths } from "@shared/paths";
 import { SCIM_PATH, SCIM_TEXT, type ScimStatus } from "@shared/scim";
@@ -51,8 +52,7 @@ export async function revokeScimToken(deps: Deps, actor: Actor) {
   const organisationId = organisationFor(actor);
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.revokeScimToken, organisationId };
   if (!(await repo.deleteToken(deps.db, organisationId))) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no token" } });
-    throw scimErrors.noToken();
+    return refuse(deps, { ...audit, outcome: "failure", detail: { reason: "no token" } }, scimErrors.noToken());
   }
   await deps.audit.record({ ...audit, outcome: "success" });
   return { message: SCIM_TEXT.revoked };

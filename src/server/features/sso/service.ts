@@ -1,6 +1,7 @@
 import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
 import { findOrganisation, organisationFor, organisationsErrors } from "@server/features/organisations";
 import * as users from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { openSecret, SEALED_PURPOSES, sealSecret } from "@server/lib/sealed-secrets";
 import { compose } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -172,8 +173,11 @@ export async function removeConnection(deps: Deps, actor: Actor, input: { sessio
     return gone;
   });
   if (!gone) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not configured" } });
-    throw ssoErrors.notConfigured();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "not configured" } },
+      ssoErrors.notConfigured(),
+    );
   }
   await deps.audit.record({ ...audit, outcome: "success" });
   mailSuperusers(deps, actor, organisationId, "removed single sign-on");

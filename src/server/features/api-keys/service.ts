@@ -1,6 +1,6 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
 import { organisationFor } from "@server/features/organisations";
-import { assertRecentSignIn, employerEmails, findUserById } from "@server/features/users";
+import { assertRecentSignIn, findUserById, notifyOrganisationAdmins } from "@server/features/users";
 import { refuse } from "@server/lib/audit";
 import { hmac, randomToken, safeEqual } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
@@ -42,19 +42,6 @@ export async function listKeys(deps: Deps, actor: Actor): Promise<ApiKeyItem[]> 
   return rows.map((r) => itemOf(r, creators.get(r.createdBy) ?? null));
 }
 
-/** Sends mails after the answer; a mail that fails is logged, never the answer's failure. */
-function mailLater(deps: Deps, what: string, mails: Mail[]) {
-  deps.background.run(what, async () => {
-    for (const mail of mails) {
-      try {
-        await deps.mailer.send(mail);
-      } catch (err) {
-        deps.log.warn({ err, subject: mail.subject }, "API key notice mail failed");
-      }
-    }
-  });
-}
-
 /**
  * Creates a key (shown once; only its HMAC is kept): a superuser who signed in within the last 15 minutes,
  * at most 20 working keys per organisation. Every superuser of the organisation is told by e-mail.
@@ -93,11 +80,8 @@ export async function createKey(
     target: String(row.id),
     detail: { name: row.name, prefix, scopes: input.scopes },
   });
-  const superusers = await employerEmails(deps.db, organisationId);
-  mailLater(
-    deps,
-    "API key created mails",
-    superusers.map((to) =>
+  deps.background.run("API key created mails", () =>
+    notifyOrganisationAdmins(deps, organisationId, (to) =>
       keyCreatedMail(to, { name: row.name, prefix, scopes: input.scopes, by: user.email, at: now, ip: actor.ip }),
     ),
   );
@@ -143,11 +127,10 @@ export async function revokeKeysOfDeactivated(deps: Deps, userIds: number[]) {
       });
     }
     const creator = await findUserById(deps.db, creatorId);
-    const others = await employerEmails(deps.db, organisationId);
-    mailLater(
-      deps,
-      "API keys revoked mails",
-      others.map((to) => keysRevokedMail(to, { keys, creator: creator?.email ?? `account ${creatorId}`, at: now })),
+    deps.background.run("API keys revoked mails", () =>
+      notifyOrganisationAdmins(deps, organisationId, (to) =>
+        keysRevokedMail(to, { keys, creator: creator?.email ?? `account ${creatorId}`, at: now }),
+      ),
     );
   }
 }

@@ -1,6 +1,6 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
 import { organisationFor } from "@server/features/organisations";
-import { assertRecentSignIn, employerEmails } from "@server/features/users";
+import { assertRecentSignIn, notifyOrganisationAdmins } from "@server/features/users";
 import { refuse } from "@server/lib/audit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { paths } from "@shared/paths";
@@ -39,11 +39,11 @@ export async function createScimToken(deps: Deps, actor: Actor, input: { session
   await repo.saveToken(deps.db, { organisationId, tokenId, tokenHash, createdBy: user.id, createdAt: now });
   await deps.audit.record({ ...audit, outcome: "success" });
   const dashboardUrl = `${deps.config.publicUrl}${paths.employerIntegrations}`;
-  deps.background.run("SCIM token mails", async () => {
-    for (const to of await employerEmails(deps.db, organisationId)) {
-      await deps.mailer.send(scimTokenCreatedMail(to, user.fullName, now, actor.ip, dashboardUrl));
-    }
-  });
+  deps.background.run("SCIM token mails", () =>
+    notifyOrganisationAdmins(deps, organisationId, (to) =>
+      scimTokenCreatedMail(to, user.fullName, now, actor.ip, dashboardUrl),
+    ),
+  );
   return { token };
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Actor, auditActor, type Deps } from "@server/context";
 import type { Db } from "@server/db/client";
 import { findOrganisation, organisationFor, organisationsErrors } from "@server/features/organisations";
-import { employerEmails } from "@server/features/users";
+import { notifyOrganisationAdmins } from "@server/features/users";
 import { refuse } from "@server/lib/audit";
 import { siteProofLostMail } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -182,13 +182,7 @@ export async function recheckSites(deps: SitesDeps, batch = 50): Promise<string[
       detail: { method: site.method },
     });
     const url = `${deps.config.publicUrl}${paths.employerSites}`;
-    for (const email of await employerEmails(deps.db, site.organisationId)) {
-      try {
-        await deps.mailer.send(siteProofLostMail(email, site.host, url));
-      } catch (err) {
-        deps.log.warn({ err }, "site proof-lost mail not sent");
-      }
-    }
+    await notifyOrganisationAdmins(deps, site.organisationId, (to) => siteProofLostMail(to, site.host, url));
   }
   return lost;
 }

@@ -61,14 +61,12 @@ function mailSuperusers(deps: Deps, actor: Actor, organisationId: number, what: 
   deps.background.run("sso change mail", async () => {
     const organisation = await findOrganisation(deps.db, organisationId);
     const company = organisation?.companyName ?? "your organisation";
-    for (const to of await users.employerEmails(deps.db, organisationId)) {
-      await deps.mailer.send(
-        compose(to, `CallProof single sign-on was changed for ${company}`, [
-          `${by} ${what} on ${deps.clock.now().toISOString().slice(0, 16).replace("T", " ")} UTC.`,
-          `Single sign-on decides who can sign in and make CallProof vouch for ${company}. If this was not expected, check it on the employer dashboard: ${deps.config.publicUrl}${paths.employerIntegrations}`,
-        ]),
-      );
-    }
+    await users.notifyOrganisationAdmins(deps, organisationId, (to) =>
+      compose(to, `CallProof single sign-on was changed for ${company}`, [
+        `${by} ${what} on ${deps.clock.now().toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+        `Single sign-on decides who can sign in and make CallProof vouch for ${company}. If this was not expected, check it on the employer dashboard: ${deps.config.publicUrl}${paths.employerIntegrations}`,
+      ]),
+    );
   });
 }
 

@@ -2,8 +2,41 @@ import type { Deps } from "@server/context";
 import type { Executor } from "@server/db/client";
 import { organisationActive } from "@server/features/organisations";
 import type { HttpError } from "@server/lib/errors";
+import type { Mail } from "@server/mail/mailer";
 import { usersErrors } from "./errors";
-import type { UserRow } from "./repository";
+import { employerEmails, type UserRow } from "./repository";
+
+/**
+ * Mails every active superuser of the organisation `organisationId` the mail `mail(to)` makes for them, and
+ * says how many were sent. One failure policy for every notice to an organisation's admins (a key or token
+ * created, SSO changed, a site's proof lost, reported calls, an alert): the change it reports is already
+ * made, so a mail that fails is logged and the others are still sent; it never fails the caller (nor
+ * when the recipients cannot be read). Callers that answer a request first run it in `deps.background`.
+ */
+export async function notifyOrganisationAdmins(
+  deps: Pick<Deps, "db" | "mailer" | "log">,
+  organisationId: number,
+  mail: (to: string) => Mail,
+): Promise<number> {
+  let recipients: string[];
+  try {
+    recipients = await employerEmails(deps.db, organisationId);
+  } catch (err) {
+    deps.log.warn({ err, organisationId }, "organisation admins not mailed: their addresses could not be read");
+    return 0;
+  }
+  let sent = 0;
+  for (const to of recipients) {
+    const message = mail(to);
+    try {
+      await deps.mailer.send(message);
+      sent++;
+    } catch (err) {
+      deps.log.warn({ err, organisationId, subject: message.subject }, "a mail to an organisation admin failed");
+    }
+  }
+  return sent;
+}
 
 export type SignInRefusal = { reason: "deactivated" | "unverified" | "pending"; error: HttpError };
 

@@ -4,7 +4,6 @@ import { assertRecentSignIn, findUserById, notifyOrganisationAdmins } from "@ser
 import { refuse } from "@server/lib/audit";
 import { hmac, randomToken, safeEqual } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
-import type { Mail } from "@server/mail/mailer";
 import { API_KEY_LIMITS, type ApiKeyCreated, type ApiKeyItem, type ApiKeyScope } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { apiKeysErrors } from "./errors";

@@ -2,7 +2,7 @@ import { type Actor, auditActor, type Deps, signedInSession } from "@server/cont
 import { organisationFor } from "@server/features/organisations";
 import { assertRecentSignIn, findUserById, notifyOrganisationAdmins } from "@server/features/users";
 import { refuse } from "@server/lib/audit";
-import { hmac, randomToken, safeEqual } from "@server/lib/crypto";
+import { API_KEY_BEARER, bearerCredential, bearerLookup, issueBearer, verifyBearer } from "@server/lib/bearer";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import { API_KEY_LIMITS, type ApiKeyCreated, type ApiKeyItem, type ApiKeyScope } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -10,14 +10,8 @@ import { apiKeysErrors } from "./errors";
 import { keyCreatedMail, keysRevokedMail } from "./mails";
 import * as repo from "./repository";
 
-/** `cpk_` and 43 base64url characters (256 random bits); its first 12 characters are its public prefix. */
-const KEY_FORMAT = /^cpk_[A-Za-z0-9_-]{43}$/;
-const PREFIX_LENGTH = 12;
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-
-/** The stored form of a key: an HMAC under APP_SECRET (the key itself is never stored or logged). */
-const keyHash = (secret: string, key: string) => hmac(secret, "api-key", key);
 
 const itemOf = (row: repo.ApiKeyRow, creator: { id: number; fullName: string; email: string } | null): ApiKeyItem => ({
   id: row.id,
@@ -58,14 +52,13 @@ export async function createKey(
     action: AUDIT_ACTIONS.createApiKey,
     organisationId,
   });
-  const key = `cpk_${randomToken(32)}`;
-  const prefix = key.slice(0, PREFIX_LENGTH);
+  const { credential: key, lookup: prefix, hash } = issueBearer(deps.config.appSecret, API_KEY_BEARER);
   const row = await repo.insertKey(deps.db, {
     organisationId,
     name: input.name,
     scopes: input.scopes,
     prefix,
-    keyHash: keyHash(deps.config.appSecret, key),
+    keyHash: hash,
     createdBy: user.id,
     now,
     max: API_KEY_LIMITS.perOrganisation,
@@ -173,13 +166,12 @@ export async function authenticate(
   input: { authorization: string | undefined; scope: ApiKeyScope },
 ): Promise<ApiKeyCaller> {
   const now = deps.clock.now();
-  const match = /^Bearer +(\S+)\s*$/i.exec(input.authorization ?? "");
-  const presented = match?.[1];
+  const presented = bearerCredential(input.authorization);
   if (!presented) return refuseCall(deps, actor, "no key", now);
-  if (!KEY_FORMAT.test(presented)) return refuseCall(deps, actor, "malformed key", now);
-  const row = await repo.findPresentedKey(deps.db, presented.slice(0, PREFIX_LENGTH));
-  const expected = row?.key_hash ?? keyHash(deps.config.appSecret, "cpk_no-such-key");
-  const equal = safeEqual(keyHash(deps.config.appSecret, presented), expected);
+  const prefix = bearerLookup(API_KEY_BEARER, presented);
+  if (prefix === null) return refuseCall(deps, actor, "malformed key", now);
+  const row = await repo.findPresentedKey(deps.db, prefix);
+  const equal = verifyBearer(deps.config.appSecret, API_KEY_BEARER, presented, row?.key_hash) !== null;
   if (!row || !equal) return refuseCall(deps, actor, "unknown key", now);
   if (!row.usable) return refuseCall(deps, actor, "revoked key", now);
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { scimTokens, scimUsers, users } from "@server/db/schema";
 import { checkpointAudit, verifyAudit } from "@server/features/audit";
@@ -81,6 +82,25 @@ async function employeeSignsInWithACode(email: string) {
   const code = await generate(browser);
   return { browser, typed: code.words.join(" ") };
 }
+
+describe("a SCIM token made before tokens were kept as an HMAC (docs/scim.md)", () => {
+  it("keeps working with its plain SHA-256 row, which holds the HMAC from its first use on", async () => {
+    const { org, scim, token } = await provisionedOrganisation();
+    const stored = async () =>
+      (await t.database.db.select().from(scimTokens).where(eq(scimTokens.organisationId, org.id)))[0]?.tokenHash;
+    const hmacHash = await stored();
+    // the row as the old scheme wrote it: the token's plain SHA-256, base64url
+    const legacy = createHash("sha256").update(token).digest("base64url");
+    expect(hmacHash).not.toBe(legacy);
+    await t.database.db.update(scimTokens).set({ tokenHash: legacy }).where(eq(scimTokens.organisationId, org.id));
+
+    expect((await scim.get("/Users")).statusCode).toBe(200);
+    expect(await stored()).toBe(hmacHash);
+    expect((await scim.get("/Users")).statusCode).toBe(200);
+    const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    expect((await scimClient(wrong).get("/Users")).statusCode).toBe(401);
+  });
+});
 
 describe("the SCIM token on the employer dashboard", () => {
   it("is shown once, replaces the previous one, is stored hashed, and every superuser is told by e-mail", async () => {

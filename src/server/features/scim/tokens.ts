@@ -35,7 +35,7 @@ export async function createScimToken(deps: Deps, actor: Actor, input: { session
     action: AUDIT_ACTIONS.createScimToken,
     organisationId,
   });
-  const { token, tokenId, tokenHash } = newToken();
+  const { token, tokenId, tokenHash } = newToken(deps.config.appSecret);
   await repo.saveToken(deps.db, { organisationId, tokenId, tokenHash, createdBy: user.id, createdAt: now });
   await deps.audit.record({ ...audit, outcome: "success" });
   const dashboardUrl = `${deps.config.publicUrl}${paths.employerIntegrations}`;

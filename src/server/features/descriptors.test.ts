@@ -38,6 +38,8 @@ const EXCEPTIONS: Record<string, string> = {
     "decision 003: a failed look-up writes its audit row in the look-up's own statement; the guessing watch counts them",
   "api-keys → users":
     "every /api/v1 call: one statement finds the key only while its creator is active (no second round trip per call)",
+  "users → organisations":
+    "an account is read with its organisation's name and website in one query (the profile, the admin's lists)",
   "users → organisation_sites": "the admin's employer list says whether the website is verified, in its paged query",
   "activity → audit_log": "the 30-day view counts codes and failed look-ups per day in one query",
   "activity → organisation_sites": "failed look-ups count for the organisation whose verified site they came from",
@@ -189,14 +191,15 @@ describe("erasure's reach", () => {
   it("every table with a person's id or e-mail column is claimed by its owner's erase (or kept by id, with why)", async () => {
     // A person's id: a column referencing users, or named like one; an e-mail: a column named like one.
     const rows = await t.database.db.rows<{ table_name: string; column_name: string }>(sql`
-      select c.table_name, c.column_name from information_schema.columns c
-      where c.table_schema = 'public' and (
-        c.column_name ~ '(^|_)email$' or c.column_name in ('user_id', 'actor_id')
+      select c.relname as table_name, a.attname as column_name
+      from pg_attribute a
+      join pg_class c on c.oid = a.attrelid
+      join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped and (
+        a.attname ~ '(^|_)email$' or a.attname in ('user_id', 'actor_id')
         or exists (
-          select 1 from pg_constraint k
-          join pg_attribute a on a.attrelid = k.conrelid and a.attnum = any(k.conkey)
-          where k.contype = 'f' and k.conrelid = format('%I', c.table_name)::regclass
-            and k.confrelid = 'users'::regclass and a.attname = c.column_name))`);
+          select 1 from pg_constraint k join pg_class target on target.oid = k.confrelid
+          where k.contype = 'f' and k.conrelid = c.oid and target.relname = 'users' and a.attnum = any(k.conkey)))`);
     const personal = [...new Set(rows.map((r) => r.table_name))].sort();
     expect(personal).toEqual(expect.arrayContaining(["users", "sessions", "sso_links", "scim_users", "api_keys"]));
     const unclaimed = personal.filter((table) => {

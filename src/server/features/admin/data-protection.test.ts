@@ -27,8 +27,14 @@ afterEach(async () => {
 });
 
 const DAY_MS = 86_400_000;
-/** The tables a feature's erase claims (features' descriptors): every table with a person's id or e-mail. */
-const PERSONAL_TABLES = FEATURES.flatMap((f) => (f.erase ? (f.tables ?? []) : []));
+/**
+ * Every table with a person's id or e-mail, from the features' descriptors: those their `erase` claims and
+ * those they keep by id only (features/descriptors.test.ts checks that this is every such table).
+ */
+const PERSONAL_TABLES = FEATURES.flatMap((f) => [
+  ...(f.erase ? (f.tables ?? []) : []),
+  ...Object.keys(f.erasureKeeps ?? {}),
+]);
 
 describe("GET /api/account/export", () => {
   it("is a JSON attachment of the caller's profile, sessions, codes (no words) and audit events, naming nobody else", async () => {

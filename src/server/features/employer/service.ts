@@ -128,5 +128,6 @@ export async function deactivateEmployee(deps: Deps, actor: Actor, input: { id: 
     throw employerErrors.employeeNotFound();
   }
   await deps.audit.record({ ...audit, outcome: "success", detail: { email: gone.email } });
+  await users.afterDeactivation(deps, [gone.id]);
   return { message: EMPLOYER_MESSAGES.employeeDeactivated };
 }

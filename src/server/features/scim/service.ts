@@ -1,5 +1,4 @@
 import type { Deps } from "@server/context";
-import { deleteTokensOfUser } from "@server/features/auth";
 import { expireLiveCodesOf } from "@server/features/codes";
 import {
   findOrganisation,
@@ -413,7 +412,7 @@ async function commit(deps: Deps, client: ScimClient, loaded: Loaded, draft: Dra
       if (emailChanges) {
         if (!(await users.changeEmail(tx, user.id, draft.userName))) return false;
         // Links and codes mailed to the old address stop working.
-        await deleteTokensOfUser(tx, user.id);
+        await users.afterEmailChange(deps, tx, user.id);
       }
       if (fullName !== user.fullName) await users.setFullName(tx, user.id, fullName);
       await repo.saveScimUser(tx, {
@@ -474,6 +473,7 @@ async function deactivate(deps: Deps, client: ScimClient, loaded: Loaded) {
     now,
   });
   await record(deps, client, AUDIT_ACTIONS.scimDeactivateUser, "success", user.id);
+  await users.afterDeactivation(deps, [user.id]);
 }
 
 /**

@@ -56,26 +56,28 @@ export async function signInRefusal(
   return null;
 }
 
-/** What happens elsewhere when accounts are deactivated (an API key's creator: their keys are revoked). */
-export type DeactivationListener = (deps: Deps, userIds: number[]) => Promise<void>;
-const deactivationListeners = new Set<DeactivationListener>();
-
-/** Adds a step to the deactivation cascade (the same function once, however many apps are built). */
-export function onDeactivation(listener: DeactivationListener) {
-  deactivationListeners.add(listener);
-}
-
 /**
- * The rest of the cascade after accounts were deactivated (sessions already ended, live codes already
- * stopped): each registered step runs; one step failing does not stop the others.
+ * The rest of the cascade after accounts were deactivated (sessions and SSO links already ended in the
+ * deactivating statement; live codes stop verifying, the look-up joining an active owner): every feature's
+ * `onDeactivated` runs (an API key's creator: their keys are revoked). Every path calls it: the admin's
+ * deactivations, the employer's, SCIM's and erasure. One step failing does not stop the others.
  */
 export async function afterDeactivation(deps: Deps, userIds: number[]) {
   if (userIds.length === 0) return;
-  for (const listener of deactivationListeners) {
+  for (const feature of deps.features) {
+    if (!feature.onDeactivated) continue;
     try {
-      await listener(deps, userIds);
+      await feature.onDeactivated(deps, userIds);
     } catch (err) {
-      deps.log.error({ err }, "a deactivation step failed");
+      deps.log.error({ err, feature: feature.name }, "a deactivation step failed");
     }
   }
+}
+
+/**
+ * Inside the transaction that changed an account's e-mail: every feature's `onEmailChanged` (links and codes
+ * mailed to the old address stop working).
+ */
+export async function afterEmailChange(deps: Pick<Deps, "features">, tx: Executor, userId: number) {
+  for (const feature of deps.features) await feature.onEmailChanged?.(tx, userId);
 }

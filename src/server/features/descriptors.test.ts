@@ -32,23 +32,16 @@ const EXCEPTIONS: Record<string, string> = {
   "codes → users":
     "decision 003: a look-up is one statement that reads the code's owner and adds to their codes_verified (and generation to codes_generated)",
   "codes → organisations": "decision 003: the look-up's one statement reads the owner's organisation (its status)",
-  "codes → organisation_sites":
-    "decision 003: the look-up's one statement checks the domain lock against verified sites",
   "codes → audit_log":
     "decision 003: a failed look-up writes its audit row in the look-up's own statement; the guessing watch counts them",
   "api-keys → users":
     "every /api/v1 call: one statement finds the key only while its creator is active (no second round trip per call)",
   "users → organisations":
     "an account is read with its organisation's name and website in one query (the profile, the admin's lists)",
-  "users → organisation_sites": "the admin's employer list says whether the website is verified, in its paged query",
   "activity → audit_log": "the 30-day view counts codes and failed look-ups per day in one query",
-  "activity → organisation_sites": "failed look-ups count for the organisation whose verified site they came from",
   "activity → call_reports": "the 30-day view counts reports per day in the same query",
   "alerts → audit_log": "bursts of failed look-ups and reports are counted from the audit log's events",
-  "alerts → organisation_sites":
-    "a failed look-up's origin is attributed to the organisation whose verified site it is",
   "reports → audit_log": "most reported numbers count distinct reporting clients from the reports' audit events",
-  "reports → organisation_sites": "a report is routed to the organisation whose verified site it came from",
   "onboarding → employee_access_codes":
     "joining with the employer's access code claims a seat in the code's row, in the sign-up's transaction",
 };

@@ -30,7 +30,7 @@ async function sweepExpired(app: App) {
   const { deps } = app;
   const now = deps.clock.now();
   await deps.limits.deleteExpired(now);
-  for (const feature of FEATURES) await feature.sweep?.(deps, now);
+  for (const feature of deps.features) await feature.sweep?.(deps, now);
 }
 
 /** Builds the whole server (API, web app, widget) without listening. The caller owns the database. */
@@ -60,7 +60,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(deps, opts);
+  await app.register(deps, { ...opts, features: FEATURES });
   await app.register(routeTable);
   await app.register(errorHandler);
   await app.register(unstorableText);

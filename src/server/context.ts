@@ -3,6 +3,7 @@ import { ERROR_CODES } from "@shared/error-codes";
 import { MESSAGES } from "@shared/messages";
 import type { Config } from "./config";
 import type { Db, Notifications } from "./db/client";
+import type { Feature } from "./features/feature";
 import type { AuditLog } from "./lib/audit";
 import type { Background } from "./lib/background";
 import type { Clock } from "./lib/clock";
@@ -43,6 +44,8 @@ export type Deps = {
   log: Log;
   /** background tasks and jobs: tests await `background.idle()`, shutdown stops them */
   background: Background;
+  /** the registry's features (features/index.ts): deactivation, erasure and the export walk their hooks */
+  features: readonly Feature[];
 };
 
 /** Who asks: the signed-in user (or nobody), the client address, its rate-limit key and the request id. */

@@ -17,6 +17,14 @@ export const PASSKEY = {
   registerOptionsWindowMs: 15 * MINUTE,
 } as const;
 
+/**
+ * The one answer (403, `ERROR_CODES.recentSignInRequired`) to a sensitive change from a session that signed
+ * in more than `PASSKEY.recentSignInMs` ago: adding a passkey, a webhook URL, single sign-on, a SCIM token,
+ * an API key. The features' own names for it (ACCOUNT_TEXT.passkeyNeedsRecentSignIn, WEBHOOK_TEXT.…) are this text.
+ */
+export const RECENT_SIGN_IN_TEXT =
+  "For your security, this change needs a sign-in from the last 15 minutes. Sign out, sign in again, then try again.";
+
 export const CHANGE_PASSWORD = {
   /** wrong current passwords one user may send per window */
   maxFailures: 5,
@@ -35,7 +43,7 @@ export const ACCOUNT_TEXT = {
   passkeyNotFound: "This passkey does not exist.",
   passkeyRegistrationFailed: "The passkey could not be added. Please try again.",
   passkeyAlreadyRegistered: "This passkey is already registered.",
-  passkeyNeedsRecentSignIn: "For your security, sign in again before adding a passkey.",
+  passkeyNeedsRecentSignIn: RECENT_SIGN_IN_TEXT,
   passkeySignInFailed: "Passkey sign-in failed. Try again, or sign in with your password.",
   passkeyUnknown: "This passkey is not registered with CallProof. Sign in with your password.",
   passkeyChallengeInvalid: "This passkey request has expired or was already used. Please try again.",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RECENT_SIGN_IN_TEXT } from "./account-texts";
 import { LANGUAGES } from "./languages";
 import { callReport } from "./reports-schemas";
 import { emailSchema, nameSchema } from "./validation";
@@ -62,7 +63,7 @@ export const API_KEY_TEXT = {
   noScopes: "Choose at least one scope.",
   tooMany: `An organisation can have at most ${API_KEY_LIMITS.perOrganisation} API keys. Revoke one first.`,
   notFound: "No such API key.",
-  needsRecentSignIn: "For your security, sign in again before creating an API key.",
+  needsRecentSignIn: RECENT_SIGN_IN_TEXT,
   missingKey: "Send an API key: Authorization: Bearer cpk_…",
   invalidKey: "This API key is not valid (unknown, revoked, or its organisation is deactivated).",
   missingScope: (scope: ApiKeyScope) => `This API key lacks the scope ${scope}.`,

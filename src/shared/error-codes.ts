@@ -11,6 +11,11 @@ export const ERROR_CODES = {
   /** Right password, but the e-mail address is not verified yet (a new link was sent). */
   emailNotVerified: "auth.email_not_verified",
   notSignedIn: "auth.not_signed_in",
+  /**
+   * A sensitive change (a passkey, a webhook URL, single sign-on, a SCIM token, an API key) from a session
+   * that signed in more than 15 minutes ago: sign in again (the one code; the message is RECENT_SIGN_IN_TEXT).
+   */
+  recentSignInRequired: "auth.recent_sign_in_required",
   /** The password-reset link is unknown, used or expired: the page offers to ask for a new one. */
   invalidResetLink: "auth.invalid_reset_link",
   forbidden: "forbidden",
@@ -43,7 +48,6 @@ export const ERROR_CODES = {
   samePassword: "account.same_password",
   commonPassword: "account.common_password",
   passkeyNotFound: "passkey.not_found",
-  passkeyNeedsRecentSignIn: "passkey.recent_sign_in_required",
   passkeyAlreadyRegistered: "passkey.already_registered",
   passkeyRegistrationFailed: "passkey.registration_failed",
   passkeyChallengeInvalid: "passkey.challenge_invalid",
@@ -72,9 +76,7 @@ export const ERROR_CODES = {
   emailDomainFixed: "sites.email_domain_fixed",
   webhookInvalidUrl: "webhooks.invalid_url",
   webhookNoEndpoint: "webhooks.no_endpoint",
-  webhookNeedsRecentSignIn: "webhooks.recent_sign_in_required",
   // API keys and /api/v1
-  apiKeyRecentSignIn: "api_keys.recent_sign_in_required",
   apiKeysTooMany: "api_keys.too_many",
   apiKeyNotFound: "api_keys.not_found",
   apiKeyInvalid: "api.key_invalid",
@@ -84,7 +86,6 @@ export const ERROR_CODES = {
   ssoRequired: "sso.required",
   ssoInvalidIssuer: "sso.invalid_issuer",
   ssoSecretRequired: "sso.secret_required",
-  ssoRecentSignInRequired: "sso.recent_sign_in_required",
   ssoNotConfigured: "sso.not_configured",
 
   // SCIM provisioning (answered in the SCIM error schema under /api/scim/v2)
@@ -98,7 +99,6 @@ export const ERROR_CODES = {
   scimUniqueness: "scim.uniqueness",
   scimMutability: "scim.mutability",
   scimNoToken: "scim.no_token",
-  scimNeedsRecentSignIn: "scim.recent_sign_in_required",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RECENT_SIGN_IN_TEXT } from "./account-texts";
 
 /** SCIM 2.0 (RFC 7643, RFC 7644): the provisioning API under /api/scim/v2 and its token on the employer dashboard. */
 
@@ -49,7 +50,7 @@ export const SCIM_TEXT = {
   loadFailed: "Failed to load the provisioning settings. Please try again.",
   actionFailed: "That did not work. Please try again.",
   // refusals (the dashboard's calls answer {message, code})
-  needsRecentSignIn: "For your security, sign in again before creating a SCIM token.",
+  needsRecentSignIn: RECENT_SIGN_IN_TEXT,
   signInAgain: "Sign out to sign in again",
   noTokenToRevoke: "There is no SCIM token to revoke.",
   tokenMailSubject: "A SCIM provisioning token was created for your organisation",

@@ -1,5 +1,7 @@
 /** Single sign-on (OpenID Connect): limits, texts and failure reasons (no zod: the login page imports them). */
 
+import { RECENT_SIGN_IN_TEXT } from "./account-texts";
+
 export const SSO = {
   /** a sign-in attempt's state lives this long and is used once */
   stateLifetimeMs: 10 * 60_000,
@@ -129,7 +131,7 @@ export const SSO_TEXT = {
   clientIdInvalid: "Enter the client id.",
   clientSecretRequired: "Enter the client secret.",
   clientSecretRequiredAgain: "Enter the client secret again: the issuer or client id changed.",
-  recentSignInNeeded: "Sign in again (within the last 15 minutes) to change single sign-on.",
+  recentSignInNeeded: RECENT_SIGN_IN_TEXT,
   notConfigured: "Single sign-on is not set up for this organisation.",
   noSsoForDomain: "Single sign-on is not set up for this e-mail address.",
   // /login

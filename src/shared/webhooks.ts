@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RECENT_SIGN_IN_TEXT } from "./account-texts";
 
 export const WEBHOOK_EVENT_NAMES = ["code.verified", "call.reported", "alert.raised"] as const;
 export const WEBHOOK_URL_MAX = 2000;
@@ -34,8 +35,7 @@ export const WEBHOOK_TEXT = {
     "This server may not connect to the URL's address: loopback, private and link-local addresses need its operator's permission (OUTBOUND_ALLOWED_HOSTS).",
   urlPort: "Only ports 443 and 80 are allowed, unless the server's operator allows this host (OUTBOUND_ALLOWED_HOSTS).",
   urlUnresolved: "The URL's host name could not be resolved: check the URL.",
-  needsRecentSignIn:
-    "For your security, changing the webhook URL needs a sign-in from the last 15 minutes. Sign out, sign in again, then save the new URL.",
+  needsRecentSignIn: RECENT_SIGN_IN_TEXT,
   signInAgain: "Sign out to sign in again",
   noEvents: "Choose at least one event.",
   noEndpoint: "No webhook endpoint is set.",

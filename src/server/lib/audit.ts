@@ -29,6 +29,22 @@ export async function writeAuditEntry(db: Db, at: Date, event: Omit<AuditEvent, 
   });
 }
 
+/** A refusal's audit entry: its outcome is `failure` or `denied`. */
+export type RefusalEvent = AuditEvent & { outcome: "failure" | "denied" };
+
+/**
+ * The one way a service refuses with an audit entry: records `event`, then throws `error` (an HttpError of
+ * the feature's errors.ts). The entry is written before the answer, so a refusal is never lost to a throw.
+ */
+export async function refuse(
+  deps: { audit: Pick<AuditLog, "record"> },
+  event: RefusalEvent,
+  error: Error,
+): Promise<never> {
+  await deps.audit.record(event);
+  throw error;
+}
+
 /** The append-only audit log: this module only ever inserts. */
 export class AuditLog {
   constructor(

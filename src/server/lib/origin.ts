@@ -1,4 +1,20 @@
 import { isIP } from "node:net";
+import { type SQL, sql } from "drizzle-orm";
+
+/*
+ * "This host is that site or under it" (`shop.example.com` is under `example.com`, `badexample.com` is not),
+ * the rule of domain locking, of the website shown with a verified code and of e-mail domains, in its three
+ * forms: `isHostUnder` (TypeScript, src/shared/sites.ts, for the web app too), `hostUnderSql` (inside a
+ * statement) and `siteScope` (a host and its parents, for an index look-up). The sites feature owns the rule
+ * and re-exports all three (features/sites/index.ts); they live here, below every feature, only because the
+ * two shared homes (users: deactivation by domain; organisations: the owner of an e-mail domain) use it and
+ * a home imports no feature.
+ */
+
+/** A condition: the host `host` (an SQL text expression) is `parent` or one of its subdomains. */
+export function hostUnderSql(host: SQL, parent: SQL): SQL {
+  return sql`(${host} = ${parent} or right(${host}, length(${parent}) + 1) = '.' || ${parent})`;
+}
 
 /**
  * Which sites a look-up may verify codes for, from its `Origin` header (domain locking):

@@ -15,11 +15,18 @@ declare module "fastify" {
   }
 }
 
-export type DepsOptions = { config: Config; database: Database; mailer?: Mailer; clock?: Clock };
+export type DepsOptions = {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  clock?: Clock;
+  /** the registry (buildApp passes features/index.ts's list) */
+  features?: Deps["features"];
+};
 
 /** Builds the services' dependencies once (the caller owns the database); the mailer closes with the app. */
 export default fp<DepsOptions>(
-  async (app, { config, database, ...opts }) => {
+  async (app, { config, database, features = [], ...opts }) => {
     const clock = opts.clock ?? systemClock;
     const mailer =
       opts.mailer ??
@@ -36,6 +43,7 @@ export default fp<DepsOptions>(
       limits: new RateLimiter(database.db),
       log: app.log,
       background: background(app.log),
+      features: [...features],
     };
     app.decorate("deps", deps);
     app.addHook("preClose", async () => deps.background.stop());

@@ -9,8 +9,6 @@ export const accountErrors = {
   samePassword: () => new HttpError(400, ERROR_CODES.samePassword, ACCOUNT_TEXT.samePassword),
   commonPassword: () => new HttpError(400, ERROR_CODES.commonPassword, MESSAGES.passwordTooCommon),
   passkeyNotFound: () => new HttpError(404, ERROR_CODES.passkeyNotFound, ACCOUNT_TEXT.passkeyNotFound),
-  passkeyNeedsRecentSignIn: () =>
-    new HttpError(403, ERROR_CODES.passkeyNeedsRecentSignIn, ACCOUNT_TEXT.passkeyNeedsRecentSignIn),
   passkeyAlreadyRegistered: () =>
     new HttpError(409, ERROR_CODES.passkeyAlreadyRegistered, ACCOUNT_TEXT.passkeyAlreadyRegistered),
   passkeyRegistrationFailed: () =>

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { type Actor, auditActor, type Deps, signedIn, signedInSession } from "@server/context";
 import { ssoErrors, ssoRequiredFor } from "@server/features/sso";
 import { assertRecentSignIn, findAccountUser, signInRefusal, usersErrors } from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { sha256 } from "@server/lib/crypto";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import { ACCOUNT_TEXT, deviceLabel, PASSKEY } from "@shared/account";
@@ -129,7 +130,6 @@ export async function registrationOptions(deps: Deps, actor: Actor, input: { ses
 const assertFreshForPasskey = (deps: Deps, actor: Actor, sessionHash: string) =>
   assertRecentSignIn(deps, actor, sessionHash, {
     action: AUDIT_ACTIONS.addPasskey,
-    error: accountErrors.passkeyNeedsRecentSignIn,
   });
 
 /** Verifies a new passkey against a challenge this session was given, stores it and tells the user by e-mail. */
@@ -162,8 +162,11 @@ export async function addPasskey(
     return refuseRegistration(deps, audit, input.response.response.clientDataJSON, sessionHash, now, err);
   }
   if (!verification.verified) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not verified" } });
-    throw accountErrors.passkeyRegistrationFailed();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "not verified" } },
+      accountErrors.passkeyRegistrationFailed(),
+    );
   }
   const info = verification.registrationInfo;
   const name = input.name ?? (await defaultName(deps, user.id, input.userAgent));
@@ -180,8 +183,11 @@ export async function addPasskey(
     createdAt: now,
   });
   if (!row) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "already registered" } });
-    throw accountErrors.passkeyAlreadyRegistered();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "already registered" } },
+      accountErrors.passkeyAlreadyRegistered(),
+    );
   }
   await deps.audit.record({
     ...audit,
@@ -204,12 +210,11 @@ async function refuseRegistration(
   const challenge = signedChallenge(clientDataJSON);
   const refusal = challenge ? await challengeRefusal(deps.db, sha256(challenge), "register", binding, now) : "unknown";
   const challengeProblem = /challenge/i.test(reasonOf(err));
-  await deps.audit.record({
-    ...audit,
-    outcome: "failure",
-    detail: { reason: challengeProblem ? `challenge ${refusal}` : reasonOf(err) },
-  });
-  throw challengeProblem ? accountErrors.passkeyChallengeInvalid() : accountErrors.passkeyRegistrationFailed();
+  return refuse(
+    deps,
+    { ...audit, outcome: "failure", detail: { reason: challengeProblem ? `challenge ${refusal}` : reasonOf(err) } },
+    challengeProblem ? accountErrors.passkeyChallengeInvalid() : accountErrors.passkeyRegistrationFailed(),
+  );
 }
 
 /** "Chrome on macOS", or "Passkey 2" when the device is unknown. */

@@ -1,14 +1,7 @@
 import { type Actor, auditActor, type Deps, notSignedIn, signedIn, signedInSession } from "@server/context";
-import { eventsAbout } from "@server/features/audit";
 import { VerificationTokens } from "@server/features/auth";
-import { codesOfUser } from "@server/features/codes";
-import {
-  endOtherSessions,
-  findAccountUser,
-  listLiveSessions,
-  sessionsOf,
-  setPasswordHash,
-} from "@server/features/users";
+import { endOtherSessions, findAccountUser, listLiveSessions, setPasswordHash } from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { hashPassword, isCommonPassword, verifyPassword } from "@server/lib/passwords";
 import type { Mailer } from "@server/mail/mailer";
 import { ACCOUNT_TEXT, type AccountAnswer, type accountExportAnswer, CHANGE_PASSWORD } from "@shared/account";
@@ -83,13 +76,19 @@ export async function changePassword(
   // cannot exceed the limit: each one takes its place in the window first.
   const allowance = await deps.limits.hit(failKey, maxFailures, failureWindowMs, now);
   if (!allowance.allowed) {
-    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "throttled" } });
-    throw accountErrors.tooManyAttempts(allowance.retryAfterSeconds);
+    return refuse(
+      deps,
+      { ...audit, outcome: "denied", detail: { reason: "throttled" } },
+      accountErrors.tooManyAttempts(allowance.retryAfterSeconds),
+    );
   }
   const profile = await findAccountUser(deps.db, user.id);
   if (!profile || !(await verifyPassword(profile.passwordHash, input.currentPassword))) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "wrong current password" } });
-    throw accountErrors.wrongCurrentPassword();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "wrong current password" } },
+      accountErrors.wrongCurrentPassword(),
+    );
   }
   await deps.limits.release(failKey, now);
   if (input.newPassword === input.currentPassword) throw accountErrors.samePassword();
@@ -119,82 +118,22 @@ export async function revokeOtherSessions(deps: Deps, actor: Actor, input: { ses
   return { count };
 }
 
-/** A string that names someone other than `email` (an e-mail address): not shown in the caller's export. */
-const namesSomeoneElse = (value: unknown, email: string) =>
-  typeof value === "string" && value.includes("@") && value.toLowerCase() !== email;
-
 /**
- * Everything kept about the signed-in person (a subject-access request): profile, sessions, passkeys
- * (no key material), codes (no words) and the audit events where they are the actor or the target.
- * Other people in those events appear only as ids; an address only on events the person performed.
+ * Everything kept about the signed-in person (a subject-access request): each feature's part of it
+ * (`exportFor`: profile and sessions, passkeys with no key material, codes with no words, the audit events
+ * where they are the actor or the target…). Other people appear only as ids; an address only on events the
+ * person performed.
  */
 export async function exportAccount(deps: Deps, actor: Actor): Promise<AccountExport> {
   const user = signedIn(actor);
-  const [profile, sessions, keys, codes, events] = await Promise.all([
-    findAccountUser(deps.db, user.id),
-    sessionsOf(deps.db, user.id),
-    listPasskeys(deps.db, user.id),
-    codesOfUser(deps.db, user.id),
-    eventsAbout(deps.db, user, EXPORT_MAX_EVENTS),
-  ]);
-  if (!profile) throw notSignedIn();
-  await deps.audit.record({ ...auditActor(actor), action: AUDIT_ACTIONS.exportAccount, outcome: "success" });
-  const now = deps.clock.now();
-  return {
-    exportedAt: now.toISOString(),
-    profile: {
-      id: profile.id,
-      email: profile.email,
-      fullName: profile.fullName,
-      role: profile.role,
-      status: profile.status,
-      organisation: profile.organisation ?? null,
-      emailVerifiedAt: profile.emailVerifiedAt?.toISOString() ?? null,
-    },
-    sessions: sessions.map((s) => ({
-      createdAt: s.createdAt.toISOString(),
-      lastSeenAt: s.lastSeenAt.toISOString(),
-      expiresAt: s.expiresAt.toISOString(),
-      userAgent: s.userAgent,
-      ip: s.ip,
-    })),
-    passkeys: keys.map((k) => ({
-      id: k.id,
-      name: k.name,
-      createdAt: k.createdAt.toISOString(),
-      lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
-      backedUp: k.backedUp,
-    })),
-    codes: codes.map((c) => ({
-      id: c.id,
-      createdAt: c.createdAt.toISOString(),
-      expiresAt: c.expiresAt.toISOString(),
-      status: (c.usedAt ? "verified" : c.expiresAt.getTime() <= now.getTime() ? "expired" : "live") as
-        | "verified"
-        | "expired"
-        | "live",
-      verifiedAt: c.usedAt?.toISOString() ?? null,
-      site: c.verifiedHost,
-    })),
-    auditEvents: events.map((e) => {
-      const own = e.actorId === user.id;
-      const detail = own
-        ? Object.fromEntries(Object.entries(e.detail ?? {}).filter(([, v]) => !namesSomeoneElse(v, user.email)))
-        : null;
-      return {
-        id: e.id,
-        at: e.at.toISOString(),
-        action: e.action,
-        outcome: e.outcome,
-        actorId: e.actorId,
-        organisationId: e.organisationId,
-        target: namesSomeoneElse(e.target, user.email) ? null : e.target,
-        ip: own ? e.ip : null,
-        detail,
-      };
+  const person = { id: user.id, email: user.email, fullName: user.fullName, organisationId: user.organisationId };
+  const parts = await Promise.all(
+    deps.features.map(async (feature) => {
+      const part = feature.exportFor ? await feature.exportFor(deps, person) : undefined;
+      if (part === undefined) return {};
+      return typeof part === "object" && part !== null && !Array.isArray(part) ? part : { [feature.name]: part };
     }),
-  };
+  );
+  await deps.audit.record({ ...auditActor(actor), action: AUDIT_ACTIONS.exportAccount, outcome: "success" });
+  return { exportedAt: deps.clock.now().toISOString(), ...Object.assign({}, ...parts) } as AccountExport;
 }
-
-/** At most this many audit events in one export (newest are kept by retention anyway). */
-const EXPORT_MAX_EVENTS = 100_000;

@@ -1,4 +1,6 @@
 import type { Db } from "@server/db/client";
+import { lookUpOriginHostSql } from "@server/features/audit";
+import { hostUnderSql, verifiedSitesSql } from "@server/features/sites";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { sql } from "drizzle-orm";
 
@@ -12,9 +14,7 @@ type Counts = { day: string; generated: number; verified: number; failed_lookups
 export async function dailyCounts(db: Db, organisationId: number, from: Date): Promise<Counts[]> {
   const since = from.toISOString();
   return db.rows<Counts>(sql`
-    with sites as (
-      select host from organisation_sites where organisation_id = ${organisationId}::int and status = 'verified'
-    ),
+    with sites as (select host from ${verifiedSitesSql(sql`${organisationId}::int`)} vs),
     codes as (
       select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day,
         count(*) filter (where action = ${AUDIT_ACTIONS.generateCode}) as generated,
@@ -27,9 +27,9 @@ export async function dailyCounts(db: Db, organisationId: number, from: Date): P
     failed as (
       select to_char(a.at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as failed_lookups
       from audit_log a
-      cross join lateral (select lower(substring(a.detail->>'origin' from '^https?://([^/:]+)')) as host) o
+      cross join lateral (select ${lookUpOriginHostSql(sql`a`)} as host) o
       where a.action = ${AUDIT_ACTIONS.verifyCode} and a.at >= ${since}::timestamptz and a.outcome = 'failure'
-        and exists (select 1 from sites s where o.host = s.host or right(o.host, length(s.host) + 1) = '.' || s.host)
+        and exists (select 1 from sites s where ${hostUnderSql(sql`o.host`, sql`s.host`)})
       group by 1
     ),
     reported as (

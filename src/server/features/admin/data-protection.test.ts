@@ -1,4 +1,5 @@
 import { auditLog } from "@server/db/schema";
+import { FEATURES } from "@server/features";
 import { checkpointAudit, verifyAudit } from "@server/features/audit";
 import { applyRetention } from "@server/features/audit/retention";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -26,16 +27,14 @@ afterEach(async () => {
 });
 
 const DAY_MS = 86_400_000;
-const PERSONAL_TABLES = [
-  "users",
-  "sessions",
-  "audit_log",
-  "identity_codes",
-  "passkeys",
-  "verification_tokens",
-  "employer_invitations",
-  "webhook_deliveries",
-];
+/**
+ * Every table with a person's id or e-mail, from the features' descriptors: those their `erase` claims and
+ * those they keep by id only (features/descriptors.test.ts checks that this is every such table).
+ */
+const PERSONAL_TABLES = FEATURES.flatMap((f) => [
+  ...(f.erase ? (f.tables ?? []) : []),
+  ...Object.keys(f.erasureKeeps ?? {}),
+]);
 
 describe("GET /api/account/export", () => {
   it("is a JSON attachment of the caller's profile, sessions, codes (no words) and audit events, naming nobody else", async () => {

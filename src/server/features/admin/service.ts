@@ -5,7 +5,9 @@ import {
   listDeactivatedOrganisations,
   reactivateOrganisation as markOrganisationActive,
 } from "@server/features/organisations";
+import { websiteVerifiedSql as websiteVerified } from "@server/features/sites";
 import * as repo from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { loadPage } from "@server/lib/paging";
 import { employerActivatedMail } from "@server/mail/templates";
 import { type AccountRecord, ADMIN_MESSAGES, type DeactivatedOrganisation } from "@shared/admin";
@@ -16,7 +18,7 @@ import { adminErrors } from "./errors";
 
 /** Pending employer accounts whose e-mail is verified, oldest first. */
 export function pendingAccounts(deps: Deps) {
-  return repo.listEmployers(deps.db, "pending");
+  return repo.listEmployers(deps.db, "pending", { websiteVerified });
 }
 
 /**
@@ -24,12 +26,13 @@ export function pendingAccounts(deps: Deps) {
  * of 10 searched by full name, e-mail or website.
  */
 export async function activeEmployers(deps: Deps, query: ListQuery): Promise<AccountRecord[] | Page<AccountRecord>> {
-  if (query.q === undefined && query.page === undefined) return repo.listEmployers(deps.db, "active");
+  if (query.q === undefined && query.page === undefined)
+    return repo.listEmployers(deps.db, "active", { websiteVerified });
   const q = query.q || undefined;
   return loadPage(
     query.page ?? 1,
     LIST_PAGE_SIZE,
-    (slice) => repo.listEmployers(deps.db, "active", { q, ...slice }),
+    (slice) => repo.listEmployers(deps.db, "active", { websiteVerified, q, ...slice }),
     () => repo.countEmployers(deps.db, "active", q),
   );
 }
@@ -84,8 +87,11 @@ export async function deactivateEmployer(deps: Deps, actor: Actor, input: { id: 
   }
   const gone = employer?.role === "superuser" ? await repo.deactivateEmployer(deps.db, input.id, now) : undefined;
   if (!gone) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not an employer" } });
-    throw adminErrors.employerNotFound();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "not an employer" } },
+      adminErrors.employerNotFound(),
+    );
   }
   await deps.audit.record({
     ...audit,
@@ -141,8 +147,11 @@ export async function reactivateOrganisation(deps: Deps, actor: Actor, input: { 
     return organisation ? { organisation, pending: await repo.employersPendingAgain(tx, input.id) } : undefined;
   });
   if (!done) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not a deactivated organisation" } });
-    throw adminErrors.deactivatedOrganisationNotFound();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "not a deactivated organisation" } },
+      adminErrors.deactivatedOrganisationNotFound(),
+    );
   }
   await deps.audit.record({
     ...audit,

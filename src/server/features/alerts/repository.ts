@@ -1,5 +1,7 @@
 import type { Db } from "@server/db/client";
 import { alertSettings, alerts } from "@server/db/schema";
+import { lookUpOriginHostSql, reportSiteSql } from "@server/features/audit";
+import { hostUnderSql, verifiedSitesSql } from "@server/features/sites";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ALERT_DEFAULTS, type AlertKind, type AlertSettings } from "@shared/alerts";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -64,15 +66,14 @@ export async function failedLookupsByOrganisation(
 ): Promise<WindowCount[]> {
   return db.rows<WindowCount>(sql`
     with f as (
-      select lower(substring(a.detail->>'origin' from '^https?://([^/:]+)')) as host, ${networkSql(sql`a.ip`)} as client
+      select ${lookUpOriginHostSql(sql`a`)} as host, ${networkSql(sql`a.ip`)} as client
       from audit_log a
       where a.action = ${AUDIT_ACTIONS.verifyCode} and a.outcome = 'failure' and a.ip is not null
         and a.at > ${from.toISOString()}::timestamptz and a.at <= ${to.toISOString()}::timestamptz
     ),
     hits as (
       select s.organisation_id, f.client, f.host
-      from f join organisation_sites s
-        on s.status = 'verified' and (f.host = s.host or right(f.host, length(s.host) + 1) = '.' || s.host)
+      from f join ${verifiedSitesSql()} s on ${hostUnderSql(sql`f.host`, sql`s.host`)}
       where ${onlyOrganisation(sql`s.organisation_id`, organisationId)}
     )
     select organisation_id, count(distinct client)::int as count, array_agg(distinct host) as sites
@@ -88,7 +89,7 @@ export async function reportsByOrganisation(
 ): Promise<WindowCount[]> {
   return db.rows<WindowCount>(sql`
     select a.organisation_id, count(distinct ${networkSql(sql`a.ip`)})::int as count,
-      coalesce(array_agg(distinct a.detail->>'site') filter (where a.detail->>'site' is not null), '{}') as sites
+      coalesce(array_agg(distinct ${reportSiteSql(sql`a`)}) filter (where ${reportSiteSql(sql`a`)} is not null), '{}') as sites
     from audit_log a
     where a.action = ${AUDIT_ACTIONS.reportCall} and a.outcome = 'success' and a.organisation_id is not null
       and a.ip is not null and ${onlyOrganisation(sql`a.organisation_id`, organisationId)}

@@ -1,6 +1,6 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
 import { organisationFor } from "@server/features/organisations";
-import { employerEmails } from "@server/features/users";
+import { notifyOrganisationAdmins } from "@server/features/users";
 import { alertMail } from "@server/mail/templates";
 import {
   ALERT_LIMITS,
@@ -121,11 +121,7 @@ export async function raiseDueAlerts(deps: Deps): Promise<number> {
     });
     const url = `${deps.config.publicUrl}${paths.employerFraud}`;
     const mail = { ...alert, windowStart: alert.window_start, windowEnd: alert.window_end };
-    for (const email of await employerEmails(deps.db, organisationId)) {
-      await deps.mailer
-        .send(alertMail(email, mail, url))
-        .catch((err) => deps.log.warn({ err, organisationId }, "the alert mail could not be sent"));
-    }
+    await notifyOrganisationAdmins(deps, organisationId, (to) => alertMail(to, mail, url));
   }
   return raised;
 }

@@ -1,5 +1,6 @@
 import { API_KEY_LIMITS, API_KEY_TEXT } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { ERROR_CODES } from "@shared/error-codes";
 import { auditRows, createEmployer, signInAdmin, TRUST_PROXY_ENV, tableText } from "@test/fixtures";
 import { type Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -89,7 +90,7 @@ describe("/api/employer/api-keys", () => {
     t.clock.advance(2 * 60_000);
     const res = await create(browser);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: API_KEY_TEXT.needsRecentSignIn, code: "api_keys.recent_sign_in_required" });
+    expect(res.json()).toEqual({ message: API_KEY_TEXT.needsRecentSignIn, code: ERROR_CODES.recentSignInRequired });
     expect((await browser.get("/api/employer/api-keys")).json()).toEqual([]);
     const [audit] = await auditRows(t, AUDIT_ACTIONS.createApiKey);
     expect(audit).toMatchObject({ outcome: "denied", detail: { reason: "sign-in not recent" } });

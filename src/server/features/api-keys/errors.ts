@@ -4,7 +4,6 @@ import { ERROR_CODES } from "@shared/error-codes";
 
 /** Every refusal of the API keys and of /api/v1's key check. */
 export const apiKeysErrors = {
-  needsRecentSignIn: () => new HttpError(403, ERROR_CODES.apiKeyRecentSignIn, API_KEY_TEXT.needsRecentSignIn),
   tooMany: () => new HttpError(409, ERROR_CODES.apiKeysTooMany, API_KEY_TEXT.tooMany),
   notFound: () => new HttpError(404, ERROR_CODES.apiKeyNotFound, API_KEY_TEXT.notFound),
   missingKey: () => new HttpError(401, ERROR_CODES.apiKeyInvalid, API_KEY_TEXT.missingKey),

@@ -1,23 +1,17 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
 import { organisationFor } from "@server/features/organisations";
-import { assertRecentSignIn, employerEmails, findUserById } from "@server/features/users";
-import { hmac, randomToken, safeEqual } from "@server/lib/crypto";
+import { assertRecentSignIn, findUserById, notifyOrganisationAdmins } from "@server/features/users";
+import { refuse } from "@server/lib/audit";
+import { API_KEY_BEARER, bearerCredential, bearerLookup, issueBearer, verifyBearer } from "@server/lib/bearer";
 import { auditsRefusal } from "@server/lib/rate-limit";
-import type { Mail } from "@server/mail/mailer";
 import { API_KEY_LIMITS, type ApiKeyCreated, type ApiKeyItem, type ApiKeyScope } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { apiKeysErrors } from "./errors";
 import { keyCreatedMail, keysRevokedMail } from "./mails";
 import * as repo from "./repository";
 
-/** `cpk_` and 43 base64url characters (256 random bits); its first 12 characters are its public prefix. */
-const KEY_FORMAT = /^cpk_[A-Za-z0-9_-]{43}$/;
-const PREFIX_LENGTH = 12;
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-
-/** The stored form of a key: an HMAC under APP_SECRET (the key itself is never stored or logged). */
-const keyHash = (secret: string, key: string) => hmac(secret, "api-key", key);
 
 const itemOf = (row: repo.ApiKeyRow, creator: { id: number; fullName: string; email: string } | null): ApiKeyItem => ({
   id: row.id,
@@ -41,19 +35,6 @@ export async function listKeys(deps: Deps, actor: Actor): Promise<ApiKeyItem[]> 
   return rows.map((r) => itemOf(r, creators.get(r.createdBy) ?? null));
 }
 
-/** Sends mails after the answer; a mail that fails is logged, never the answer's failure. */
-function mailLater(deps: Deps, what: string, mails: Mail[]) {
-  deps.background.run(what, async () => {
-    for (const mail of mails) {
-      try {
-        await deps.mailer.send(mail);
-      } catch (err) {
-        deps.log.warn({ err, subject: mail.subject }, "API key notice mail failed");
-      }
-    }
-  });
-}
-
 /**
  * Creates a key (shown once; only its HMAC is kept): a superuser who signed in within the last 15 minutes,
  * at most 20 working keys per organisation. Every superuser of the organisation is told by e-mail.
@@ -69,24 +50,21 @@ export async function createKey(
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.createApiKey, organisationId };
   await assertRecentSignIn(deps, actor, sessionHash, {
     action: AUDIT_ACTIONS.createApiKey,
-    error: apiKeysErrors.needsRecentSignIn,
     organisationId,
   });
-  const key = `cpk_${randomToken(32)}`;
-  const prefix = key.slice(0, PREFIX_LENGTH);
+  const { credential: key, lookup: prefix, hash } = issueBearer(deps.config.appSecret, API_KEY_BEARER);
   const row = await repo.insertKey(deps.db, {
     organisationId,
     name: input.name,
     scopes: input.scopes,
     prefix,
-    keyHash: keyHash(deps.config.appSecret, key),
+    keyHash: hash,
     createdBy: user.id,
     now,
     max: API_KEY_LIMITS.perOrganisation,
   });
   if (!row) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "too many keys" } });
-    throw apiKeysErrors.tooMany();
+    return refuse(deps, { ...audit, outcome: "failure", detail: { reason: "too many keys" } }, apiKeysErrors.tooMany());
   }
   await deps.audit.record({
     ...audit,
@@ -94,11 +72,8 @@ export async function createKey(
     target: String(row.id),
     detail: { name: row.name, prefix, scopes: input.scopes },
   });
-  const superusers = await employerEmails(deps.db, organisationId);
-  mailLater(
-    deps,
-    "API key created mails",
-    superusers.map((to) =>
+  deps.background.run("API key created mails", () =>
+    notifyOrganisationAdmins(deps, organisationId, (to) =>
       keyCreatedMail(to, { name: row.name, prefix, scopes: input.scopes, by: user.email, at: now, ip: actor.ip }),
     ),
   );
@@ -116,8 +91,7 @@ export async function revokeKey(deps: Deps, actor: Actor, input: { id: number })
   };
   const row = await repo.revokeKey(deps.db, organisationId, input.id, deps.clock.now());
   if (!row) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no such key" } });
-    throw apiKeysErrors.notFound();
+    return refuse(deps, { ...audit, outcome: "failure", detail: { reason: "no such key" } }, apiKeysErrors.notFound());
   }
   await deps.audit.record({ ...audit, outcome: "success", detail: { name: row.name, prefix: row.prefix } });
   return { message: "API key revoked." };
@@ -145,11 +119,10 @@ export async function revokeKeysOfDeactivated(deps: Deps, userIds: number[]) {
       });
     }
     const creator = await findUserById(deps.db, creatorId);
-    const others = await employerEmails(deps.db, organisationId);
-    mailLater(
-      deps,
-      "API keys revoked mails",
-      others.map((to) => keysRevokedMail(to, { keys, creator: creator?.email ?? `account ${creatorId}`, at: now })),
+    deps.background.run("API keys revoked mails", () =>
+      notifyOrganisationAdmins(deps, organisationId, (to) =>
+        keysRevokedMail(to, { keys, creator: creator?.email ?? `account ${creatorId}`, at: now }),
+      ),
     );
   }
 }
@@ -165,7 +138,7 @@ const refusalKey = (actor: Actor) => `api-v1-refused:ip:${actor.clientKey}`;
  * client address before anything else is written, 429 beyond 30 a minute; refusals are audited sparsely
  * (the 1st, 10th, 100th… in a row of an address).
  */
-async function refuse(deps: Deps, actor: Actor, reason: string, now: Date): Promise<never> {
+async function refuseCall(deps: Deps, actor: Actor, reason: string, now: Date): Promise<never> {
   const limit = await deps.limits.hit(refusalKey(actor), API_KEY_LIMITS.refusalsPerMinutePerIp, MINUTE_MS, now);
   // A counter that never lets through: its `refused` is how many refusals this address had in a row (an hour).
   const seen = await deps.limits.hit(`api-v1-unauthorised:ip:${actor.clientKey}`, 0, HOUR_MS, now);
@@ -193,15 +166,14 @@ export async function authenticate(
   input: { authorization: string | undefined; scope: ApiKeyScope },
 ): Promise<ApiKeyCaller> {
   const now = deps.clock.now();
-  const match = /^Bearer +(\S+)\s*$/i.exec(input.authorization ?? "");
-  const presented = match?.[1];
-  if (!presented) return refuse(deps, actor, "no key", now);
-  if (!KEY_FORMAT.test(presented)) return refuse(deps, actor, "malformed key", now);
-  const row = await repo.findPresentedKey(deps.db, presented.slice(0, PREFIX_LENGTH));
-  const expected = row?.key_hash ?? keyHash(deps.config.appSecret, "cpk_no-such-key");
-  const equal = safeEqual(keyHash(deps.config.appSecret, presented), expected);
-  if (!row || !equal) return refuse(deps, actor, "unknown key", now);
-  if (!row.usable) return refuse(deps, actor, "revoked key", now);
+  const presented = bearerCredential(input.authorization);
+  if (!presented) return refuseCall(deps, actor, "no key", now);
+  const prefix = bearerLookup(API_KEY_BEARER, presented);
+  if (prefix === null) return refuseCall(deps, actor, "malformed key", now);
+  const row = await repo.findPresentedKey(deps.db, prefix);
+  const equal = verifyBearer(deps.config.appSecret, API_KEY_BEARER, presented, row?.key_hash) !== null;
+  if (!row || !equal) return refuseCall(deps, actor, "unknown key", now);
+  if (!row.usable) return refuseCall(deps, actor, "revoked key", now);
 
   const limit = await deps.limits.hit(`api-v1:key:${row.id}`, API_KEY_LIMITS.requestsPerMinute, MINUTE_MS, now);
   const audit = {

@@ -2,6 +2,7 @@ import { type Actor, type Deps, signedIn } from "@server/context";
 import { emailDomainProved } from "@server/features/sites";
 import { ssoErrors, ssoRequiredFor } from "@server/features/sso";
 import * as users from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { randomDigits, randomToken } from "@server/lib/crypto";
 import { assertAcceptablePassword, hashPassword, verifyAgainstDummy, verifyPassword } from "@server/lib/passwords";
 import { auditsRefusal } from "@server/lib/rate-limit";
@@ -125,18 +126,15 @@ export async function codeStep(deps: Deps, actor: Actor, input: { email: string;
     ip: actor.ip,
   };
   if (!user || result !== "ok") {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: result } });
-    throw authErrors.invalidCode();
+    return refuse(deps, { ...audit, outcome: "failure", detail: { reason: result } }, authErrors.invalidCode());
   }
   await attempt.giveBack();
   const refusal = await users.signInRefusal(deps.db, user);
   if (refusal) {
-    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: user.status } });
-    throw refusal.error;
+    return refuse(deps, { ...audit, outcome: "denied", detail: { reason: user.status } }, refusal.error);
   }
   if (await ssoRequiredFor(deps, user)) {
-    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "sso required" } });
-    throw ssoErrors.required();
+    return refuse(deps, { ...audit, outcome: "denied", detail: { reason: "sso required" } }, ssoErrors.required());
   }
   await forgetAccountFailures(deps, user.email);
   await deps.audit.record({ ...audit, outcome: "success" });

@@ -1,9 +1,10 @@
 import { type Db, type Executor, statement } from "@server/db/client";
 import { identityCodes } from "@server/db/schema";
+import { auditDetailSql } from "@server/features/audit";
 import { organisationActiveSql } from "@server/features/organisations";
+import { type SiteScope, siteAmongSql, websiteVerifiedSql } from "@server/features/sites";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
-import type { SiteScope } from "@server/lib/origin";
 import { auditsRefusalSql, hitPlaceholders, hitStatement, hitValues, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
@@ -154,11 +155,7 @@ const LOOK_UP = statement(
           when c.expires_at <= ${$("now")}::timestamptz then 'expired'
           when c.status <> 'active' then 'owner-inactive'
           -- the Origin's host or one of its parent domains is a verified site of the organisation
-          when not (${$("anySite")}::boolean or exists (
-            select 1 from organisation_sites s
-            where s.organisation_id = c.organisation_id and s.status = 'verified'
-              and s.host = any(string_to_array(${$("hosts")}::text, ','))
-          )) then 'wrong-site'
+          when not (${$("anySite")}::boolean or ${siteAmongSql(sql`c.organisation_id`, sql`${$("hosts")}::text`)}) then 'wrong-site'
         end as reason
       from rl left join c on true
     ),
@@ -167,8 +164,16 @@ const LOOK_UP = statement(
       select ${$("now")}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${$("ip")}::text,
         case when allowed then 'failure' else 'denied' end,
         -- no null members: a failed look-up's row stays as small as a plain audit insert's
-        jsonb_strip_nulls(jsonb_build_object('origin', left(${$("origin")}::text, 255), 'reason', reason,
-          'ownerId', user_id, 'refused', case when not allowed then refused end))
+        ${auditDetailSql(
+          AUDIT_ACTIONS.verifyCode,
+          {
+            origin: sql`left(${$("origin")}::text, 255)`,
+            reason: sql`reason`,
+            ownerId: sql`user_id`,
+            refused: sql`case when not allowed then refused end`,
+          },
+          { stripNulls: true },
+        )}
       from result
       -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
       where reason is not null and (allowed or ${auditsRefusalSql(sql`refused`)})
@@ -235,16 +240,8 @@ export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
           case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status,
           o.company_name,
           -- the website only when one of the organisation's verified sites is its host or a parent of it
-          case when exists (
-            select 1 from organisation_sites s
-            where s.organisation_id = o.id and s.status = 'verified'
-              and (o.website_host = s.host or right(o.website_host, length(s.host) + 1) = '.' || s.host)
-          ) then o.website else '' end as website,
-          (${anySite}::boolean or exists (
-            select 1 from organisation_sites s
-            where s.organisation_id = o.id and s.status = 'verified'
-              and s.host = any(string_to_array(${hosts}::text, ','))
-          )) as site_ok
+          case when ${websiteVerifiedSql(sql`o.id`, sql`o.website_host`)} then o.website else '' end as website,
+          (${anySite}::boolean or ${siteAmongSql(sql`o.id`, sql`${hosts}::text`)}) as site_ok
         from identity_codes ic
         join users u on u.id = ic.user_id
         left join organisations o on o.id = u.organisation_id
@@ -307,7 +304,11 @@ export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
         insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
         select ${now}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${p.ip}::text,
           case when verified then 'success' else 'failure' end,
-          jsonb_build_object('origin', left(${p.origin}::text, 255), 'reason', reason, 'ownerId', user_id)
+          ${auditDetailSql(AUDIT_ACTIONS.verifyCode, {
+            origin: sql`left(${p.origin}::text, 255)`,
+            reason: sql`reason`,
+            ownerId: sql`user_id`,
+          })}
         from result
         returning id
       )

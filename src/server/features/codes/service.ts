@@ -1,9 +1,9 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
+import { originHost, siteScope } from "@server/features/sites";
 import { clientInfo as callerOf, usersErrors } from "@server/features/users";
 import { hmac } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { ipNetwork48 } from "@server/lib/ip";
-import { originHost, siteScope } from "@server/lib/origin";
 import { retryAfterSeconds } from "@server/lib/rate-limit";
 import type { ClientInfo, CodeStatus, GeneratedWords, VerifyAnswer } from "@shared/codes";
 import { IDENTITY_CODE } from "@shared/constants";

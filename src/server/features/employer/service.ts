@@ -2,6 +2,7 @@ import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
 import { findOrganisation, organisationFor, organisationsErrors } from "@server/features/organisations";
 import * as users from "@server/features/users";
 import { accessCodeHash } from "@server/lib/access-codes";
+import { refuse } from "@server/lib/audit";
 import { randomAccessCode } from "@server/lib/crypto";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { openSecret, SEALED_PURPOSES, sealSecret } from "@server/lib/sealed-secrets";
@@ -77,8 +78,11 @@ export async function generateAccessCode(
     organisationId: user.organisationId,
   };
   if (!user.organisationId) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no organisation" } });
-    throw organisationsErrors.noOrganisation();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "no organisation" } },
+      organisationsErrors.noOrganisation(),
+    );
   }
   const now = deps.clock.now();
   const code = randomAccessCode();
@@ -93,8 +97,11 @@ export async function generateAccessCode(
     expiresAt,
   });
   if (!inserted) {
-    await deps.audit.record({ ...audit, outcome: "denied", detail: { reason: "active code exists", maxUsers } });
-    throw employerErrors.activeCodeExists();
+    return refuse(
+      deps,
+      { ...audit, outcome: "denied", detail: { reason: "active code exists", maxUsers } },
+      employerErrors.activeCodeExists(),
+    );
   }
   await deps.audit.record({ ...audit, outcome: "success", detail: { maxUsers, expiresAt: expiresAt.toISOString() } });
   return { code, maxUsers, usedCount: 0, expiresAt: expiresAt.toISOString() };
@@ -121,5 +128,6 @@ export async function deactivateEmployee(deps: Deps, actor: Actor, input: { id: 
     throw employerErrors.employeeNotFound();
   }
   await deps.audit.record({ ...audit, outcome: "success", detail: { email: gone.email } });
+  await users.afterDeactivation(deps, [gone.id]);
   return { message: EMPLOYER_MESSAGES.employeeDeactivated };
 }

@@ -10,7 +10,7 @@ import { addRegistrationSites } from "@server/features/sites";
 import { ssoEnforcedFor, ssoErrors } from "@server/features/sso";
 import { findUserByEmail, findUserById, insertUser } from "@server/features/users";
 import { accessCodeHash, invitationHash } from "@server/lib/access-codes";
-import type { AuditEvent } from "@server/lib/audit";
+import { type AuditEvent, refuse } from "@server/lib/audit";
 import { randomAccessCode } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { assertAcceptablePassword, hashPassword } from "@server/lib/passwords";
@@ -77,7 +77,7 @@ async function countGuess(deps: Deps, actor: Actor, action: AuditAction) {
  * (other errors are bugs or outages and go to the error handler as they are).
  */
 async function recordingFailures<T>(
-  fail: (reason: string, error: HttpError) => Promise<HttpError>,
+  fail: (reason: string, error: HttpError) => Promise<never>,
   step: () => Promise<T>,
 ) {
   try {
@@ -88,12 +88,10 @@ async function recordingFailures<T>(
   }
 }
 
-/** A failure recorder for one attempt: it writes the audit entry and hands back the error to throw. */
+/** The refusals of one attempt: each is audited with its reason, then its error is thrown (lib/audit.ts `refuse`). */
 function failureRecorder(deps: Deps, audit: Omit<AuditEvent, "outcome">) {
-  return async (reason: string, error: HttpError) => {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason } });
-    return error;
-  };
+  return (reason: string, error: HttpError) =>
+    refuse(deps, { ...audit, outcome: "failure", detail: { reason } }, error);
 }
 
 // ---- employer invitations ----
@@ -110,8 +108,7 @@ export async function inviteEmployer(deps: Deps, actor: Actor, input: { email: s
       ? onboardingErrors.emailTaken()
       : null;
   if (refusal) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: refusal.message } });
-    throw refusal;
+    return refuse(deps, { ...audit, outcome: "failure", detail: { reason: refusal.message } }, refusal);
   }
   const code = randomAccessCode();
   await deps.db.transaction(async (tx) => {
@@ -139,8 +136,11 @@ export async function validateEmployerCode(deps: Deps, actor: Actor, input: { co
   const hash = invitationHash(deps.config.appSecret, input.code);
   const invitation = await repo.findLiveInvitation(deps.db, hash, deps.clock.now());
   if (!invitation) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "invalid code" } });
-    throw onboardingErrors.invalidAccessCode();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "invalid code" } },
+      onboardingErrors.invalidAccessCode(),
+    );
   }
   await genuine();
   await deps.audit.record({ ...audit, outcome: "success", target: invitation.email });
@@ -241,14 +241,20 @@ export async function validateEmployeeCode(deps: Deps, actor: Actor, input: { co
   const hash = accessCodeHash(deps.config.appSecret, input.code);
   const found = await usableAccessCode(deps, hash, deps.clock.now());
   if (!found) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "invalid code" } });
-    throw onboardingErrors.invalidAccessCode();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "invalid code" } },
+      onboardingErrors.invalidAccessCode(),
+    );
   }
   await genuine();
   const { organisationId } = found;
   if (found.usedCount >= found.maxUsers) {
-    await deps.audit.record({ ...audit, outcome: "failure", organisationId, detail: { reason: "code full" } });
-    throw onboardingErrors.accessCodeFull();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", organisationId, detail: { reason: "code full" } },
+      onboardingErrors.accessCodeFull(),
+    );
   }
   await deps.audit.record({ ...audit, outcome: "success", organisationId });
   return { companyDomain: found.domain, website: found.website, message: ONBOARDING_MESSAGES.validAccessCode };

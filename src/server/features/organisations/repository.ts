@@ -1,5 +1,6 @@
 import type { Executor } from "@server/db/client";
 import { organisations } from "@server/db/schema";
+import { hostUnderSql } from "@server/lib/origin";
 import { and, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 
 /** The one repository of the `organisations` table; other features call these functions. */
@@ -62,12 +63,7 @@ export async function findOrganisationOwningDomain(db: Executor, domain: string)
   const [row] = await db
     .select()
     .from(organisations)
-    .where(
-      or(
-        eq(organisations.domain, d),
-        sql`right(${d}, length(${organisations.domain}) + 1) = '.' || ${organisations.domain}`,
-      ),
-    )
+    .where(or(eq(organisations.domain, d), hostUnderSql(sql`${d}::text`, sql`${organisations.domain}`)))
     .orderBy(desc(sql`length(${organisations.domain})`))
     .limit(1);
   return row;

@@ -1,6 +1,7 @@
 import type { Db } from "@server/db/client";
 import { callReports } from "@server/db/schema";
 import { claimReportsMailSlot } from "@server/features/organisations/repository";
+import { verifiedSitesSql } from "@server/features/sites";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
 import { escapeLike } from "@server/lib/paging";
@@ -24,8 +25,8 @@ type ReportRow = {
 export async function organisationOfSite(db: Db, hosts: string[]): Promise<number | null> {
   if (hosts.length === 0) return null;
   const rows = await db.rows<{ organisation_id: number; host: string }>(sql`
-    select organisation_id, host from organisation_sites
-    where status = 'verified' and host = any(string_to_array(${hosts.join(",")}::text, ','))
+    select organisation_id, host from ${verifiedSitesSql()} s
+    where host = any(string_to_array(${hosts.join(",")}::text, ','))
     order by length(host) desc`);
   const best = rows.filter((r) => r.host === rows[0]?.host);
   const owners = new Set(best.map((r) => r.organisation_id));

@@ -1,9 +1,10 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
+import { auditDetail } from "@server/features/audit";
 import { findOrganisation, organisationActive, organisationFor } from "@server/features/organisations";
-import { employerEmails } from "@server/features/users";
+import { originHost, siteScope } from "@server/features/sites";
+import { notifyOrganisationAdmins } from "@server/features/users";
 import { toCsvDocument } from "@server/lib/csv";
 import { ipNetwork48 } from "@server/lib/ip";
-import { originHost, siteScope } from "@server/lib/origin";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
 import { reportedCallsMail } from "@server/mail/templates";
 import { ALERT_LIMITS } from "@shared/alerts";
@@ -78,12 +79,12 @@ export async function createReport(
     outcome: "success",
     organisationId,
     target: String(stored.id),
-    detail: {
+    detail: auditDetail(AUDIT_ACTIONS.reportCall, {
       site,
       routed: organisationId === null ? "admins" : "organisation",
       ...(unverifiedOrigin ? { unverifiedOrigin } : {}),
       ...(stored.shed !== null ? { shed: stored.shed } : {}),
-    },
+    }),
   });
   return { message: texts.sent, organisationId };
 }
@@ -172,14 +173,11 @@ export async function mailReportSummary(deps: Deps, organisationId: number): Pro
   const claimed = await repo.claimReportsToMail(deps.db, organisationId, deps.clock.now(), REPORT_MAIL_GAP_MS);
   if (claimed.length === 0) return 0;
   const company = (await findOrganisation(deps.db, organisationId))?.companyName ?? "";
-  const recipients = await employerEmails(deps.db, organisationId);
   const firstAt = new Date(Math.min(...claimed.map((r) => r.at.getTime())));
   const url = `${deps.config.publicUrl}${paths.employerFraud}`;
-  for (const email of recipients) {
-    await deps.mailer
-      .send(reportedCallsMail(email, company, claimed.length, firstAt, url))
-      .catch((err) => deps.log.warn({ err, organisationId }, "the reported-calls mail could not be sent"));
-  }
+  await notifyOrganisationAdmins(deps, organisationId, (to) =>
+    reportedCallsMail(to, company, claimed.length, firstAt, url),
+  );
   return claimed.length;
 }
 

@@ -16,7 +16,6 @@ export const SCIM_TYPES: Partial<Record<ErrorCode, string>> = {
 
 export const scimErrors = {
   // the dashboard's token calls
-  needsRecentSignIn: () => new HttpError(403, ERROR_CODES.scimNeedsRecentSignIn, SCIM_TEXT.needsRecentSignIn),
   noToken: () => new HttpError(404, ERROR_CODES.scimNoToken, SCIM_TEXT.noTokenToRevoke),
   // the SCIM API (answered in the SCIM error schema)
   unauthorized: () =>

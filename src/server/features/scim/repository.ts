@@ -45,6 +45,17 @@ export async function deleteToken(db: Executor, organisationId: number): Promise
   return rows.length > 0;
 }
 
+/**
+ * Replaces a token's stored hash by its HMAC (a token of the plain-SHA-256 scheme, at its first use since):
+ * only while the row still holds `previousHash`, so a token rotated meanwhile is left alone.
+ */
+export async function rehashToken(db: Executor, tokenId: string, previousHash: string, hash: string) {
+  await db
+    .update(scimTokens)
+    .set({ tokenHash: hash })
+    .where(and(eq(scimTokens.tokenId, tokenId), eq(scimTokens.tokenHash, previousHash)));
+}
+
 /** Marks the token used now, at most once a minute (a sync of thousands of users writes little). */
 export async function touchToken(db: Executor, tokenId: string, now: Date) {
   const row = await findTokenById(db, tokenId);

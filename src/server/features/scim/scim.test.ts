@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { scimTokens, scimUsers, users } from "@server/db/schema";
 import { checkpointAudit, verifyAudit } from "@server/features/audit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { SCIM_TEXT } from "@shared/scim";
 import {
   auditRows,
   createEmployee,
@@ -81,6 +83,25 @@ async function employeeSignsInWithACode(email: string) {
   return { browser, typed: code.words.join(" ") };
 }
 
+describe("a SCIM token made before tokens were kept as an HMAC (docs/scim.md)", () => {
+  it("keeps working with its plain SHA-256 row, which holds the HMAC from its first use on", async () => {
+    const { org, scim, token } = await provisionedOrganisation();
+    const stored = async () =>
+      (await t.database.db.select().from(scimTokens).where(eq(scimTokens.organisationId, org.id)))[0]?.tokenHash;
+    const hmacHash = await stored();
+    // the row as the old scheme wrote it: the token's plain SHA-256, base64url
+    const legacy = createHash("sha256").update(token).digest("base64url");
+    expect(hmacHash).not.toBe(legacy);
+    await t.database.db.update(scimTokens).set({ tokenHash: legacy }).where(eq(scimTokens.organisationId, org.id));
+
+    expect((await scim.get("/Users")).statusCode).toBe(200);
+    expect(await stored()).toBe(hmacHash);
+    expect((await scim.get("/Users")).statusCode).toBe(200);
+    const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    expect((await scimClient(wrong).get("/Users")).statusCode).toBe(401);
+  });
+});
+
 describe("the SCIM token on the employer dashboard", () => {
   it("is shown once, replaces the previous one, is stored hashed, and every superuser is told by e-mail", async () => {
     const employer = await createEmployer(t);
@@ -122,7 +143,7 @@ describe("the SCIM token on the employer dashboard", () => {
     t.clock.advance(6 * 60_000);
     const res = await boss.post("/api/employer/scim-token");
     expect(res.statusCode).toBe(403);
-    expect(res.json().message).toBe("For your security, sign in again before creating a SCIM token.");
+    expect(res.json().message).toBe(SCIM_TEXT.needsRecentSignIn);
     expect(await tableText(t, "scim_tokens")).not.toContain(`"organisation_id":${employer.org.id},`);
   });
 

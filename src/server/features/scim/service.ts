@@ -1,5 +1,4 @@
 import type { Deps } from "@server/context";
-import { deleteTokensOfUser } from "@server/features/auth";
 import { expireLiveCodesOf } from "@server/features/codes";
 import {
   findOrganisation,
@@ -7,8 +6,17 @@ import {
   type OrganisationRow,
   organisationIsActive,
 } from "@server/features/organisations";
+import { isHostUnder } from "@server/features/sites";
 import * as users from "@server/features/users";
-import { randomToken, safeEqual, sha256 } from "@server/lib/crypto";
+import {
+  bearerCredential,
+  bearerHash,
+  bearerLookup,
+  issueBearer,
+  SCIM_TOKEN_BEARER,
+  verifyBearer,
+} from "@server/lib/bearer";
+import { randomToken } from "@server/lib/crypto";
 import { hashPassword } from "@server/lib/passwords";
 import { auditsRefusal } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
@@ -41,17 +49,6 @@ export type ScimClient = { organisation: OrganisationRow; tokenId: string; ip: s
 /** The calling request as the service needs it. */
 export type ScimRequest = { authorization: string | undefined; ip: string; clientKey: string };
 
-const TOKEN = /^cpscim_([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/;
-/** Compared against when no token row was found, so a made-up token takes as long as a wrong one. */
-const NO_HASH = sha256("no token");
-
-/** The bearer token of an Authorization header, or null. */
-function bearerToken(header: string | undefined): string | null {
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
-}
-
 /** The audit fields of an action SCIM takes (actor `scim`). */
 function scimActor(client: ScimClient) {
   return { actorId: null, actorEmail: "scim", organisationId: client.organisation.id, ip: client.ip };
@@ -66,10 +63,14 @@ function scimActor(client: ScimClient) {
  */
 export async function authenticate(deps: Deps, request: ScimRequest): Promise<ScimClient> {
   const now = deps.clock.now();
-  const token = bearerToken(request.authorization);
-  const match = token ? TOKEN.exec(token) : null;
-  const row = match?.[1] ? await repo.findTokenById(deps.db, match[1]) : undefined;
-  const hashMatches = safeEqual(token ? sha256(token) : "", row?.tokenHash ?? NO_HASH);
+  const token = bearerCredential(request.authorization);
+  const tokenId = bearerLookup(SCIM_TOKEN_BEARER, token);
+  const row = tokenId ? await repo.findTokenById(deps.db, tokenId) : undefined;
+  // a token created before the HMAC scheme is kept as its plain SHA-256 until it is used or rotated (docs/scim.md)
+  const verdict = verifyBearer(deps.config.appSecret, SCIM_TOKEN_BEARER, token, row?.tokenHash, {
+    acceptLegacySha256: true,
+  });
+  const hashMatches = verdict !== null;
   let refusal: string | null = null;
   let organisation: OrganisationRow | undefined;
   if (!token) refusal = "no token";
@@ -116,15 +117,25 @@ export async function authenticate(deps: Deps, request: ScimRequest): Promise<Sc
     }
     throw scimErrors.tooManyRequests(allowance.retryAfterSeconds);
   }
+  if (verdict === "legacy" && token) {
+    await repo.rehashToken(
+      deps.db,
+      row.tokenId,
+      row.tokenHash,
+      bearerHash(deps.config.appSecret, SCIM_TOKEN_BEARER, token),
+    );
+  }
   await repo.touchToken(deps.db, row.tokenId, now);
   return { organisation, tokenId: row.tokenId, ip: request.ip };
 }
 
-/** A new token: its public id (to find its row) and a 256-bit secret; only its hash is stored. */
-export function newToken() {
-  const tokenId = Buffer.from(randomToken(8), "base64url").toString("hex");
-  const token = `cpscim_${tokenId}.${randomToken(32)}`;
-  return { tokenId, token, tokenHash: sha256(token) };
+/**
+ * A new token (lib/bearer.ts, as API keys): its public id (to find its row), the token shown once and the
+ * HMAC of it under APP_SECRET, the only form stored.
+ */
+export function newToken(appSecret: string) {
+  const { credential, lookup, hash } = issueBearer(appSecret, SCIM_TOKEN_BEARER);
+  return { tokenId: lookup, token: credential, tokenHash: hash };
 }
 
 // ---- Users as SCIM shows them ----
@@ -192,8 +203,7 @@ async function load(deps: Deps, client: ScimClient, idText: string): Promise<Loa
 async function checkDomain(deps: Deps, client: ScimClient, userName: string) {
   const domain = userName.slice(userName.lastIndexOf("@") + 1);
   const own = client.organisation.domain;
-  const owner =
-    domain === own || domain.endsWith(`.${own}`) ? await findOrganisationOwningDomain(deps.db, domain) : undefined;
+  const owner = isHostUnder(domain, own) ? await findOrganisationOwningDomain(deps.db, domain) : undefined;
   if (owner?.id !== client.organisation.id) {
     throw scimErrors.invalidValue(`userName must be an e-mail address at ${own}.`);
   }
@@ -402,7 +412,7 @@ async function commit(deps: Deps, client: ScimClient, loaded: Loaded, draft: Dra
       if (emailChanges) {
         if (!(await users.changeEmail(tx, user.id, draft.userName))) return false;
         // Links and codes mailed to the old address stop working.
-        await deleteTokensOfUser(tx, user.id);
+        await users.afterEmailChange(deps, tx, user.id);
       }
       if (fullName !== user.fullName) await users.setFullName(tx, user.id, fullName);
       await repo.saveScimUser(tx, {
@@ -463,6 +473,7 @@ async function deactivate(deps: Deps, client: ScimClient, loaded: Loaded) {
     now,
   });
   await record(deps, client, AUDIT_ACTIONS.scimDeactivateUser, "success", user.id);
+  await users.afterDeactivation(deps, [user.id]);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Actor, auditActor, type Deps, signedInSession } from "@server/context";
 import { organisationFor } from "@server/features/organisations";
-import { assertRecentSignIn, employerEmails } from "@server/features/users";
+import { assertRecentSignIn, notifyOrganisationAdmins } from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { paths } from "@shared/paths";
 import { SCIM_PATH, SCIM_TEXT, type ScimStatus } from "@shared/scim";
@@ -32,18 +33,17 @@ export async function createScimToken(deps: Deps, actor: Actor, input: { session
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.createScimToken, organisationId };
   await assertRecentSignIn(deps, actor, sessionHash, {
     action: AUDIT_ACTIONS.createScimToken,
-    error: scimErrors.needsRecentSignIn,
     organisationId,
   });
-  const { token, tokenId, tokenHash } = newToken();
+  const { token, tokenId, tokenHash } = newToken(deps.config.appSecret);
   await repo.saveToken(deps.db, { organisationId, tokenId, tokenHash, createdBy: user.id, createdAt: now });
   await deps.audit.record({ ...audit, outcome: "success" });
   const dashboardUrl = `${deps.config.publicUrl}${paths.employerIntegrations}`;
-  deps.background.run("SCIM token mails", async () => {
-    for (const to of await employerEmails(deps.db, organisationId)) {
-      await deps.mailer.send(scimTokenCreatedMail(to, user.fullName, now, actor.ip, dashboardUrl));
-    }
-  });
+  deps.background.run("SCIM token mails", () =>
+    notifyOrganisationAdmins(deps, organisationId, (to) =>
+      scimTokenCreatedMail(to, user.fullName, now, actor.ip, dashboardUrl),
+    ),
+  );
   return { token };
 }
 
@@ -52,8 +52,7 @@ export async function revokeScimToken(deps: Deps, actor: Actor) {
   const organisationId = organisationFor(actor);
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.revokeScimToken, organisationId };
   if (!(await repo.deleteToken(deps.db, organisationId))) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no token" } });
-    throw scimErrors.noToken();
+    return refuse(deps, { ...audit, outcome: "failure", detail: { reason: "no token" } }, scimErrors.noToken());
   }
   await deps.audit.record({ ...audit, outcome: "success" });
   return { message: SCIM_TEXT.revoked };

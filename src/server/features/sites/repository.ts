@@ -1,5 +1,6 @@
 import type { Db } from "@server/db/client";
 import { organisationSites } from "@server/db/schema";
+import { hostUnderSql } from "@server/lib/origin";
 import type { SiteMethod, SiteRecord } from "@shared/sites";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 
@@ -105,7 +106,7 @@ export async function verifyEmailDomain(db: Executor, organisationId: number, do
   await db.execute(sql`
     update ${organisationSites} s set status = 'verified', method = 'email-domain', verified_at = ${now.toISOString()}::timestamptz
     where s.organisation_id = ${organisationId} and s.status = 'pending'
-      and (s.host = ${domain}::text or right(s.host, length(${domain}::text) + 1) = '.' || ${domain}::text)`);
+      and ${hostUnderSql(sql`s.host`, sql`${domain}::text`)}`);
 }
 
 export type DueSite = { id: number; organisationId: number; host: string; token: string; method: SiteMethod };

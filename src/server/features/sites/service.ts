@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { type Actor, auditActor, type Deps } from "@server/context";
 import type { Db } from "@server/db/client";
 import { findOrganisation, organisationFor, organisationsErrors } from "@server/features/organisations";
-import { employerEmails } from "@server/features/users";
+import { notifyOrganisationAdmins } from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { siteProofLostMail } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { paths } from "@shared/paths";
@@ -45,8 +46,11 @@ export async function addSite(deps: SitesDeps, actor: Actor, input: { host: stri
   const now = deps.clock.now();
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.addSite, organisationId, target: input.host };
   if ((await repo.countSites(deps.db, organisationId)) >= SITE_LIMITS.maxSitesPerOrganisation) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "too many sites" } });
-    throw sitesErrors.tooManySites();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "too many sites" } },
+      sitesErrors.tooManySites(),
+    );
   }
   const domain = await organisationDomain(deps.db, organisationId);
   const domainSite = domain ? await repo.findSite(deps.db, organisationId, domain) : undefined;
@@ -59,8 +63,7 @@ export async function addSite(deps: SitesDeps, actor: Actor, input: { host: stri
     ...(covered ? { method: "email-domain" as const } : {}),
   });
   if (!site) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "exists" } });
-    throw sitesErrors.siteExists();
+    return refuse(deps, { ...audit, outcome: "failure", detail: { reason: "exists" } }, sitesErrors.siteExists());
   }
   await deps.audit.record({ ...audit, outcome: "success", detail: { status: site.status } });
   return site;
@@ -71,8 +74,11 @@ export async function removeSite(deps: SitesDeps, actor: Actor, input: { host: s
   const organisationId = organisationFor(actor);
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.removeSite, organisationId, target: input.host };
   if ((await organisationDomain(deps.db, organisationId)) === input.host) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "email domain" } });
-    throw sitesErrors.emailDomainFixed();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "email domain" } },
+      sitesErrors.emailDomainFixed(),
+    );
   }
   if (!(await repo.deleteSite(deps.db, organisationId, input.host))) throw sitesErrors.siteNotFound();
   await deps.audit.record({ ...audit, outcome: "success" });
@@ -121,8 +127,11 @@ export async function adminVerifySite(
   const { organisationId, host } = input;
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.adminVerifySite, organisationId, target: host };
   if ((await organisationDomain(deps.db, organisationId)) === undefined) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "no organisation" } });
-    throw organisationsErrors.unknownOrganisation();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "no organisation" } },
+      organisationsErrors.unknownOrganisation(),
+    );
   }
   const now = deps.clock.now();
   const site = await repo.findSite(deps.db, organisationId, host);
@@ -173,13 +182,7 @@ export async function recheckSites(deps: SitesDeps, batch = 50): Promise<string[
       detail: { method: site.method },
     });
     const url = `${deps.config.publicUrl}${paths.employerSites}`;
-    for (const email of await employerEmails(deps.db, site.organisationId)) {
-      try {
-        await deps.mailer.send(siteProofLostMail(email, site.host, url));
-      } catch (err) {
-        deps.log.warn({ err }, "site proof-lost mail not sent");
-      }
-    }
+    await notifyOrganisationAdmins(deps, site.organisationId, (to) => siteProofLostMail(to, site.host, url));
   }
   return lost;
 }

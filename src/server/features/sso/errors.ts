@@ -8,7 +8,6 @@ export const ssoErrors = {
   invalidIssuer: (message: string) => new HttpError(400, ERROR_CODES.ssoInvalidIssuer, message),
   secretRequired: () => new HttpError(400, ERROR_CODES.ssoSecretRequired, SSO_TEXT.clientSecretRequired),
   secretRequiredAgain: () => new HttpError(400, ERROR_CODES.ssoSecretRequired, SSO_TEXT.clientSecretRequiredAgain),
-  recentSignInRequired: () => new HttpError(403, ERROR_CODES.ssoRecentSignInRequired, SSO_TEXT.recentSignInNeeded),
   notConfigured: () => new HttpError(404, ERROR_CODES.ssoNotConfigured, SSO_TEXT.notConfigured),
   noSsoForDomain: () => new HttpError(404, ERROR_CODES.ssoNotConfigured, SSO_TEXT.noSsoForDomain),
   /** enforced SSO: the organisation's clients sign in only through their identity provider */

@@ -1,6 +1,7 @@
 import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
 import { findOrganisation, organisationFor, organisationsErrors } from "@server/features/organisations";
 import * as users from "@server/features/users";
+import { refuse } from "@server/lib/audit";
 import { openSecret, SEALED_PURPOSES, sealSecret } from "@server/lib/sealed-secrets";
 import { compose } from "@server/mail/templates";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -60,14 +61,12 @@ function mailSuperusers(deps: Deps, actor: Actor, organisationId: number, what: 
   deps.background.run("sso change mail", async () => {
     const organisation = await findOrganisation(deps.db, organisationId);
     const company = organisation?.companyName ?? "your organisation";
-    for (const to of await users.employerEmails(deps.db, organisationId)) {
-      await deps.mailer.send(
-        compose(to, `CallProof single sign-on was changed for ${company}`, [
-          `${by} ${what} on ${deps.clock.now().toISOString().slice(0, 16).replace("T", " ")} UTC.`,
-          `Single sign-on decides who can sign in and make CallProof vouch for ${company}. If this was not expected, check it on the employer dashboard: ${deps.config.publicUrl}${paths.employerIntegrations}`,
-        ]),
-      );
-    }
+    await users.notifyOrganisationAdmins(deps, organisationId, (to) =>
+      compose(to, `CallProof single sign-on was changed for ${company}`, [
+        `${by} ${what} on ${deps.clock.now().toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+        `Single sign-on decides who can sign in and make CallProof vouch for ${company}. If this was not expected, check it on the employer dashboard: ${deps.config.publicUrl}${paths.employerIntegrations}`,
+      ]),
+    );
   });
 }
 
@@ -87,7 +86,6 @@ export async function saveConnection(
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.saveSso, organisationId };
   await users.assertRecentSignIn(deps, actor, input.sessionHash, {
     action: AUDIT_ACTIONS.saveSso,
-    error: ssoErrors.recentSignInRequired,
   });
 
   checkedIssuerUrl(input.issuer);
@@ -165,7 +163,6 @@ export async function removeConnection(deps: Deps, actor: Actor, input: { sessio
   if (organisationId === null) throw organisationsErrors.noOrganisation();
   await users.assertRecentSignIn(deps, actor, input.sessionHash, {
     action: AUDIT_ACTIONS.removeSso,
-    error: ssoErrors.recentSignInRequired,
   });
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.removeSso, organisationId };
   const gone = await deps.db.transaction(async (tx) => {
@@ -174,8 +171,11 @@ export async function removeConnection(deps: Deps, actor: Actor, input: { sessio
     return gone;
   });
   if (!gone) {
-    await deps.audit.record({ ...audit, outcome: "failure", detail: { reason: "not configured" } });
-    throw ssoErrors.notConfigured();
+    return refuse(
+      deps,
+      { ...audit, outcome: "failure", detail: { reason: "not configured" } },
+      ssoErrors.notConfigured(),
+    );
   }
   await deps.audit.record({ ...audit, outcome: "success" });
   mailSuperusers(deps, actor, organisationId, "removed single sign-on");

@@ -1,7 +1,8 @@
 import type { SessionUser } from "@server/context";
 import type { Db, Executor } from "@server/db/client";
-import { organisationSites, organisations, sessions, ssoLinks, users } from "@server/db/schema";
+import { organisations, sessions, ssoLinks, users } from "@server/db/schema";
 import { organisationActiveSql } from "@server/features/organisations";
+import { hostUnderSql } from "@server/lib/origin";
 import { containsPattern } from "@server/lib/paging";
 import type { AccountRecord } from "@shared/admin";
 import type { EmployeeRecord } from "@shared/employer";
@@ -130,7 +131,13 @@ export async function countEmployees(db: Db, organisationId: number, q?: string)
 
 // ---- employer accounts (the admin dashboard) ----
 
-const accountColumns = {
+/**
+ * "The website is verified" is the sites feature's rule (features/sites `websiteVerifiedSql`); the users home
+ * imports no feature, so the caller hands it in and this statement applies it to the organisation's columns.
+ */
+export type WebsiteVerifiedSql = (organisationId: SQL, websiteHost: SQL) => SQL;
+
+const accountColumns = (websiteVerified: WebsiteVerifiedSql) => ({
   id: users.id,
   fullName: users.fullName,
   email: users.email,
@@ -139,12 +146,8 @@ const accountColumns = {
   organisationId: users.organisationId,
   emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
   /** whether a verified site of the organisation is the website's host or a parent of it */
-  websiteVerified: sql<boolean>`exists (
-    select 1 from ${organisationSites} s
-    where s.organisation_id = ${organisations.id} and s.status = 'verified'
-      and (${organisations.websiteHost} = s.host or right(${organisations.websiteHost}, length(s.host) + 1) = '.' || s.host)
-  )`,
-};
+  websiteVerified: sql<boolean>`${websiteVerified(sql`${organisations.id}`, sql`${organisations.websiteHost}`)}`,
+});
 
 /**
  * Employer accounts (superusers) in one state. Pending ones are listed whether or not their e-mail is
@@ -167,10 +170,10 @@ function employerFilter(state: "pending" | "active", q: string | undefined): SQL
 export async function listEmployers(
   db: Db,
   state: "pending" | "active",
-  opts: { q?: string; limit?: number; offset?: number } = {},
+  opts: { websiteVerified: WebsiteVerifiedSql; q?: string; limit?: number; offset?: number },
 ): Promise<AccountRecord[]> {
   const query = db
-    .select(accountColumns)
+    .select(accountColumns(opts.websiteVerified))
     .from(users)
     .leftJoin(organisations, eq(organisations.id, users.organisationId))
     .where(employerFilter(state, opts.q))
@@ -290,11 +293,10 @@ export async function deactivateDomain(
           and (
             u.organisation_id = ${organisationId}::int
             or (
-              (regexp_replace(u.email, '^.*@', '') = ${domain}::text
-                or right(regexp_replace(u.email, '^.*@', ''), length(${domain}::text) + 1) = '.' || ${domain}::text)
+              ${hostUnderSql(sql`regexp_replace(u.email, '^.*@', '')`, sql`${domain}::text`)}
               and not exists (
                 select 1 from ${organisations} other where other.id = u.organisation_id
-                  and right(other.domain, length(${domain}::text) + 1) = '.' || ${domain}::text)
+                  and other.domain <> ${domain}::text and ${hostUnderSql(sql`other.domain`, sql`${domain}::text`)})
             )
           )
         returning u.id

@@ -7,5 +7,4 @@ export const webhookErrors = {
   invalid: (message: string) => new HttpError(400, ERROR_CODES.webhookInvalidUrl, message),
   noEndpoint: () => new HttpError(404, ERROR_CODES.webhookNoEndpoint, WEBHOOK_TEXT.noEndpoint),
   tooManyTests: (seconds: number) => rateLimited(WEBHOOK_TEXT.tooManyTests, seconds),
-  needsRecentSignIn: () => new HttpError(403, ERROR_CODES.webhookNeedsRecentSignIn, WEBHOOK_TEXT.needsRecentSignIn),
 };

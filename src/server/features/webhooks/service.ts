@@ -82,7 +82,6 @@ export async function setWebhook(
   if (current?.url !== normalised(input.url))
     await assertRecentSignIn(deps, actor, input.sessionHash ?? null, {
       action: AUDIT_ACTIONS.setWebhook,
-      error: webhookErrors.needsRecentSignIn,
       organisationId,
     });
   const url = await checkedUrl(deps, input.url);

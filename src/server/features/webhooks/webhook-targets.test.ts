@@ -195,7 +195,7 @@ describe("changing the webhook URL", () => {
     expect(moved.statusCode).toBe(403);
     expect(moved.json()).toEqual({
       message: WEBHOOK_TEXT.needsRecentSignIn,
-      code: ERROR_CODES.webhookNeedsRecentSignIn,
+      code: ERROR_CODES.recentSignInRequired,
     });
     expect((await boss.browser.get("/api/employer/webhook")).json()).toMatchObject({ url: receiver.url });
     const denied = (await auditRows(t, AUDIT_ACTIONS.setWebhook)).filter((r) => r.outcome === "denied");

@@ -34,7 +34,7 @@ export function ScimPanel() {
       await reload();
     } catch (error) {
       setToken(null);
-      setNeedsSignIn(error instanceof ApiError && error.code === ERROR_CODES.scimNeedsRecentSignIn);
+      setNeedsSignIn(error instanceof ApiError && error.code === ERROR_CODES.recentSignInRequired);
       setNotice({ tone: "error", text: errorMessage(error, SCIM_TEXT.actionFailed) });
     } finally {
       setBusy(false);

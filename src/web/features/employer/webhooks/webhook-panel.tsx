@@ -128,7 +128,7 @@ export function WebhookPanel() {
           ))}
         </fieldset>
         <FormError form={form}>
-          {form.errorCode === ERROR_CODES.webhookNeedsRecentSignIn && (
+          {form.errorCode === ERROR_CODES.recentSignInRequired && (
             <>
               {" "}
               <button

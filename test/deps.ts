@@ -1,12 +1,13 @@
 /**
  * The seam below HTTP: a feature's services and the homes' rules (features/users, features/organisations)
  * called with the `Deps` the app would give them (a real database, the test clock, a real SMTP capture,
- * the audit log, the rate limiter, the background runner) and no Fastify: no routes to register, no
+ * the audit log, the rate limiter, the background runner, the registry's features) and no Fastify: no routes to register, no
  * plugins to make ready, no requests to inject. For rules that need no server; HTTP tests keep
  * `buildTestApp`.
  */
 import { loadConfig } from "@server/config";
 import type { Deps, Log } from "@server/context";
+import { FEATURES } from "@server/features";
 import { AuditLog } from "@server/lib/audit";
 import { background } from "@server/lib/background";
 import type { Clock } from "@server/lib/clock";
@@ -60,6 +61,7 @@ export async function testDeps(opts: { env?: Record<string, string> } = {}): Pro
     limits: new RateLimiter(database.db),
     log,
     background: background(log),
+    features: [...FEATURES],
   };
   return {
     deps,

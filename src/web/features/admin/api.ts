@@ -1,6 +1,6 @@
 import type { AccountRecord, statsAnswer } from "@shared/admin";
 import type { auditPage } from "@shared/audit";
-import { apiHref, call, client, queryOf } from "@web/lib/api";
+import { apiHref, queryOf, send } from "@web/lib/api";
 import { type PagedList, usePagedList } from "@web/lib/paged-list";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { z } from "zod";
@@ -11,34 +11,27 @@ export type AuditPage = z.infer<typeof auditPage>;
 
 /** The admin dashboard's calls (lists page when asked for a page). */
 export const adminApi = {
-  stats: () => call(client.GET("/api/admin/stats")),
+  stats: () => send("getAdminStats"),
   unroutedReports: (q: string, page: number) =>
-    call(client.GET("/api/admin/reports", { params: { query: queryOf({ q, page }) } })),
-  pendingAccounts: () => call(client.GET("/api/admin/pending-accounts")),
+    send("listUnroutedReports", { params: { query: queryOf({ q, page }) } }),
+  pendingAccounts: () => send("listPendingAccounts"),
   activeEmployers: (q: string, page: number) =>
-    call(client.GET("/api/admin/active-employers", { params: { query: queryOf({ q, page }) } })),
-  activate: (id: number) =>
-    call(client.POST("/api/admin/activate-account/{id}", { params: { path: { id: String(id) } } })),
-  deactivateEmployer: (id: number) =>
-    call(client.POST("/api/admin/deactivate-employer/{id}", { params: { path: { id: String(id) } } })),
-  eraseAccount: (id: number) =>
-    call(client.POST("/api/admin/accounts/{id}/erase", { params: { path: { id: String(id) } } })),
-  deactivatedOrganisations: () => call(client.GET("/api/admin/deactivated-organisations")),
-  reactivateOrganisation: (id: number) =>
-    call(client.POST("/api/admin/organisations/{id}/reactivate", { params: { path: { id: String(id) } } })),
-  generateEmployerCode: (email: string) =>
-    call(client.POST("/api/admin/generate-employer-access-code", { body: { email } })),
-  deactivateByDomain: (domain: string) => call(client.POST("/api/admin/deactivate-by-domain", { body: { domain } })),
+    send("listActiveEmployers", { params: { query: queryOf({ q, page }) } }),
+  activate: (id: number) => send("activateAccount", { params: { path: { id: String(id) } } }),
+  deactivateEmployer: (id: number) => send("deactivateEmployer", { params: { path: { id: String(id) } } }),
+  eraseAccount: (id: number) => send("eraseAccount", { params: { path: { id: String(id) } } }),
+  deactivatedOrganisations: () => send("listDeactivatedOrganisations"),
+  reactivateOrganisation: (id: number) => send("reactivateOrganisation", { params: { path: { id: String(id) } } }),
+  generateEmployerCode: (email: string) => send("inviteEmployer", { body: { email } }),
+  deactivateByDomain: (domain: string) => send("deactivateByDomain", { body: { domain } }),
   audit: (filters: AuditFilters, page: number) =>
-    call(client.GET("/api/admin/audit", { params: { query: queryOf({ ...filters, page }) } })),
+    send("listAuditEvents", { params: { query: queryOf({ ...filters, page }) } }),
   verifySite: (organisationId: number, host: string) =>
-    call(
-      client.POST("/api/admin/organisations/{id}/sites", {
-        params: { path: { id: String(organisationId) } },
-        body: { host },
-      }),
-    ),
-  auditCsvUrl: (filters: AuditFilters) => apiHref("/api/admin/audit.csv", { query: queryOf(filters) }),
+    send("adminVerifySite", {
+      params: { path: { id: String(organisationId) } },
+      body: { host },
+    }),
+  auditCsvUrl: (filters: AuditFilters) => apiHref("exportAuditCsv", { query: queryOf(filters) }),
 };
 
 export type AdminDashboard = {

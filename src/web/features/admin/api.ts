@@ -2,7 +2,8 @@ import type { AccountRecord, statsAnswer } from "@shared/admin";
 import type { auditPage } from "@shared/audit";
 import { apiHref, queryOf, send } from "@web/lib/api";
 import { type PagedList, usePagedList } from "@web/lib/paged-list";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useApi } from "@web/lib/use-api";
+import { useCallback } from "react";
 import type { z } from "zod";
 
 export type Stats = z.infer<typeof statsAnswer>;
@@ -47,53 +48,40 @@ export type AdminDashboard = {
 
 /** The admin dashboard's data: stats, pending and active lists load together; the active list then pages by itself. */
 export function useAdminDashboard(): AdminDashboard {
-  const [status, setStatus] = useState<AdminDashboard["status"]>("loading");
-  const [stats, setStats] = useState<Stats | null>(null);
-  const [pending, setPending] = useState<AccountRecord[]>([]);
   const active = usePagedList(adminApi.activeEmployers, { what: "active employers", filters: "" });
   const { claim: claimActive, currentQuery: activeQueryNow, clear: clearActive } = active;
-  /** answers of requests older than the newest one are dropped */
-  const allRequest = useRef(0);
-
-  const reloadAll = useCallback(async () => {
-    const id = ++allRequest.current;
-    const acceptActive = claimActive();
-    const { filters: q, page } = activeQueryNow();
-    try {
-      const [statsAnswer, pendingAnswer, activeAnswer] = await Promise.all([
-        adminApi.stats(),
-        adminApi.pendingAccounts(),
-        adminApi.activeEmployers(q, page),
-      ]);
-      if (id !== allRequest.current) return;
-      setStats(statsAnswer);
-      setPending(Array.isArray(pendingAnswer) ? pendingAnswer : []);
-      acceptActive(activeAnswer, page);
-      setStatus("ready");
-    } catch (error) {
-      if (id !== allRequest.current) return;
-      console.error("Could not load the admin dashboard", error);
-      setPending([]);
-      clearActive();
-      setStatus("failed");
-    }
-  }, [claimActive, activeQueryNow, clearActive]);
-
-  useEffect(() => {
-    void reloadAll();
-  }, [reloadAll]);
+  const { data, error, reload, setData } = useApi(
+    async () => {
+      const acceptActive = claimActive();
+      const { filters: q, page } = activeQueryNow();
+      try {
+        const [stats, pending, activeAnswer] = await Promise.all([
+          adminApi.stats(),
+          adminApi.pendingAccounts(),
+          adminApi.activeEmployers(q, page),
+        ]);
+        acceptActive(activeAnswer, page);
+        return { stats, pending: Array.isArray(pending) ? pending : [] };
+      } catch (failure) {
+        clearActive();
+        throw failure;
+      }
+    },
+    [claimActive, activeQueryNow, clearActive],
+    { what: "admin dashboard" },
+  );
 
   const removePending = useCallback(
-    (id: number) => setPending((list) => list.filter((account) => account.id !== id)),
-    [],
+    (id: number) => setData((now) => now && { ...now, pending: now.pending.filter((account) => account.id !== id) }),
+    [setData],
   );
 
   return {
-    status,
-    stats,
-    pending,
+    status: error ? "failed" : data ? "ready" : "loading",
+    stats: data?.stats ?? null,
+    pending: error ? [] : (data?.pending ?? []),
     active,
-    reloadAll,
+    reloadAll: reload,
     removePending,
   };
 }

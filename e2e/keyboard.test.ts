@@ -147,9 +147,17 @@ describe("keyboard only", () => {
         ["People", "/employer-dashboard"],
       ] as const) {
         await tabTo(page, new RegExp(`^${name}$`));
-        // The focused link is on the screen (the row scrolls sideways on a phone), not cut off.
-        const box = await nav.getByRole("link", { name, exact: true }).boundingBox();
-        expect(box && box.x >= 0 && box.x + box.width <= viewport.width, `${name} is on the screen`).toBe(true);
+        // The focused link is on the screen, inside its row (which scrolls sideways on a phone), not cut off.
+        const shown = () =>
+          page.evaluate(() => {
+            const link = document.activeElement as HTMLElement;
+            const row = link.closest("ul") as HTMLElement;
+            const l = link.getBoundingClientRect();
+            const r = row.getBoundingClientRect();
+            const inside = l.left >= r.left - 1 && l.right <= r.right + 1 && l.left >= 0 && l.right <= innerWidth;
+            return inside ? "shown" : `link ${l.left}–${l.right}, row ${r.left}–${r.right}, scrolled ${row.scrollLeft}`;
+          });
+        await expect.poll(shown, { message: `${name} is on the screen` }).toBe("shown");
         await page.keyboard.press("Enter");
         await page.waitForURL(pathIs(route));
         await expect.poll(() => nav.getByRole("link", { name, exact: true }).getAttribute("aria-current")).toBe("page");

@@ -1691,6 +1691,7 @@ export interface components {
         | "not_found"
         | "conflict"
         | "unavailable"
+        | "database.unavailable"
         | "internal"
         | "auth.invalid_credentials"
         | "auth.invalid_code"

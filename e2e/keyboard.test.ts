@@ -1,14 +1,14 @@
 /**
  * Keyboard only: sign in, generate a code, verify it in the widget, deactivate an employee through the
- * Confirm? second press, and the phone menu, all with Tab, Enter and Escape; every focused control
- * shows a visible focus indicator.
+ * Confirm? second press, the phone menu, and the employer dashboard's section navigation on a phone and a
+ * desktop, all with Tab, Enter and Escape; every focused control shows a visible focus indicator.
  */
 import { CODES_TEXT, WIDGET_TEXT } from "@shared/codes";
 import { createOrganisation } from "@test/fixtures";
 import { createUser, GOOD_PASSWORD } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { PHONE, pathIs, setUpBrowserSuite } from "./support";
+import { DESKTOP, PHONE, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite();
 
@@ -126,4 +126,46 @@ describe("keyboard only", () => {
     await page.getByRole("button", { name: "Open menu" }).waitFor();
     expect((await focused(page)).name).toBe("Open menu");
   });
+
+  it.each([
+    ["a phone", { width: 390, height: 844 }],
+    ["a desktop", DESKTOP],
+  ] as const)(
+    "reaches every section of the employer dashboard from its section navigation on %s",
+    async (_, viewport) => {
+      const org = await createOrganisation(suite.server, { companyName: "Sections Ltd", websiteProved: true });
+      const boss = await createUser(suite.server, { organisationId: org.id, role: "superuser" });
+      const page = await suite.newPage(viewport);
+      await signInThroughUi(page, suite.server, boss.email, GOOD_PASSWORD, "/employer-dashboard");
+      const nav = page.getByRole("navigation", { name: "Employer dashboard sections" });
+      await nav.waitFor();
+      for (const [name, route] of [
+        ["Fraud and reports", "/employer-dashboard/fraud"],
+        ["Sites and widget", "/employer-dashboard/sites"],
+        ["Integrations", "/employer-dashboard/integrations"],
+        ["Audit", "/employer-dashboard/audit"],
+        ["People", "/employer-dashboard"],
+      ] as const) {
+        await tabTo(page, new RegExp(`^${name}$`));
+        // The focused link is on the screen, inside its row (which scrolls sideways on a phone), not cut off.
+        const shown = () =>
+          page.evaluate(() => {
+            const link = document.activeElement as HTMLElement;
+            const row = link.closest("ul") as HTMLElement;
+            const l = link.getBoundingClientRect();
+            const r = row.getBoundingClientRect();
+            const inside = l.left >= r.left - 1 && l.right <= r.right + 1 && l.left >= 0 && l.right <= innerWidth;
+            return inside ? "shown" : `link ${l.left}–${l.right}, row ${r.left}–${r.right}, scrolled ${row.scrollLeft}`;
+          });
+        await expect.poll(shown, { message: `${name} is on the screen` }).toBe("shown");
+        await page.keyboard.press("Enter");
+        await page.waitForURL(pathIs(route));
+        await expect.poll(() => nav.getByRole("link", { name, exact: true }).getAttribute("aria-current")).toBe("page");
+        // The page itself never scrolls sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+          0,
+        );
+      }
+    },
+  );
 });

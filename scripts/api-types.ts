@@ -1,6 +1,10 @@
 /**
- * The web app's API types, generated from the server's own OpenAPI document (GET /api/openapi.json, built
- * from the routes' zod schemas) with openapi-typescript, into src/web/lib/api-schema.d.ts (checked in).
+ * The web app's API types and operations, generated from the server's own OpenAPI document (GET
+ * /api/openapi.json, built from the routes' zod schemas), both checked in:
+ * - src/web/lib/api-schema.d.ts: openapi-typescript's types (`paths`, `operations`, `components`);
+ * - src/web/lib/api-operations.ts: every operation by its operationId, with its method and path, which the
+ *   web app calls through `send(operationId, …)` and `apiHref(operationId, …)` (src/web/lib/api.ts), so no
+ *   page writes an `/api/…` URL by hand.
  * Regenerate after changing a route: `npm run api:types`. src/web/lib/api-schema.test.ts fails on drift.
  */
 import { spawnSync } from "node:child_process";
@@ -12,6 +16,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const API_SCHEMA_FILE = "src/web/lib/api-schema.d.ts";
+export const API_OPERATIONS_FILE = "src/web/lib/api-operations.ts";
 export const API_TYPES_COMMAND = "npm run api:types";
 
 const HEADER = `/**
@@ -31,23 +36,74 @@ export async function servedDocument(): Promise<unknown> {
   }
 }
 
-/** The file's text for a document: openapi-typescript's types, formatted as the project formats (biome). */
-export async function apiTypesOf(document: unknown): Promise<string> {
-  const source = HEADER + astToString(await openapiTS(document as Parameters<typeof openapiTS>[0]));
+/** `source` formatted as the project formats (biome), as the file `file` would be. */
+function formatted(source: string, file: string): string {
   const biome = path.join(root, "node_modules/.bin/biome");
-  const formatted = spawnSync(biome, ["format", `--stdin-file-path=${API_SCHEMA_FILE}`], {
+  const answer = spawnSync(biome, ["format", `--stdin-file-path=${file}`], {
     cwd: root,
     input: source,
     encoding: "utf8",
   });
-  if (formatted.status !== 0) throw new Error(`biome format failed: ${formatted.stderr}`);
-  return formatted.stdout;
+  if (answer.status !== 0) throw new Error(`biome format failed: ${answer.stderr}`);
+  return answer.stdout;
+}
+
+/** The types file's text for a document: openapi-typescript's types. */
+export async function apiTypesOf(document: unknown): Promise<string> {
+  return formatted(HEADER + astToString(await openapiTS(document as Parameters<typeof openapiTS>[0])), API_SCHEMA_FILE);
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+type OperationObject = { operationId?: string; summary?: string };
+type PathsObject = Record<string, Partial<Record<(typeof METHODS)[number], OperationObject>>>;
+
+/**
+ * The operations file's text for a document: one entry per operationId, `{ method, path }`, in the
+ * document's order. The `satisfies` clause has the compiler check it against the generated types: every
+ * operation of `operations` there, none more, each with a path of `paths`.
+ */
+export function apiOperationsOf(document: unknown): string {
+  const paths = ((document as { paths?: PathsObject }).paths ?? {}) as PathsObject;
+  const entries: string[] = [];
+  const seen = new Set<string>();
+  for (const [url, item] of Object.entries(paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const id = operation.operationId;
+      if (!id) throw new Error(`${method.toUpperCase()} ${url} has no operationId`);
+      if (seen.has(id)) throw new Error(`operationId ${id} is used twice`);
+      seen.add(id);
+      const summary = operation.summary ? ` ${operation.summary.replaceAll("*/", "* /")}` : "";
+      entries.push(
+        `  /** ${method.toUpperCase()} ${url}:${summary} */\n  ${id}: { method: "${method}", path: "${url}" },`,
+      );
+    }
+  }
+  const source = `${HEADER.trimEnd()}
+import type { operations as OperationTypes, paths } from "./api-schema";
+
+type Method = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+
+/**
+ * Every operation of the API by its operationId: its method and path. Call one with \`send(id, init)\`,
+ * link to a GET one with \`apiHref(id, params)\` (src/web/lib/api.ts).
+ */
+export const operations = {
+${entries.join("\n")}
+} as const satisfies { [Id in keyof OperationTypes]: { method: Method; path: keyof paths } };
+
+/** The operationId of an operation of the API. */
+export type OperationId = keyof typeof operations;
+`;
+  return formatted(source, API_OPERATIONS_FILE);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const text = await apiTypesOf(await servedDocument());
-  writeFileSync(path.join(root, API_SCHEMA_FILE), text);
-  console.log(`${API_SCHEMA_FILE} written`);
+  const document = await servedDocument();
+  writeFileSync(path.join(root, API_SCHEMA_FILE), await apiTypesOf(document));
+  writeFileSync(path.join(root, API_OPERATIONS_FILE), apiOperationsOf(document));
+  console.log(`${API_SCHEMA_FILE} and ${API_OPERATIONS_FILE} written`);
   // The app's background runner and the mail capture's sockets may outlive close() by a moment.
   process.exit(0);
 }

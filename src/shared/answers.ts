@@ -1,10 +1,14 @@
 import { z } from "zod";
+import { ERROR_CODES } from "./error-codes";
 
 /** An answer that is only a text for the user. */
 export const messageAnswer = z.object({ message: z.string() });
 
-/** Every error answer: a text for people and a stable machine code (see error-codes.ts). */
-export const errorAnswer = z.object({ message: z.string(), code: z.string() });
+/**
+ * Every error answer: a text for people and a stable machine code, one of error-codes.ts (so the OpenAPI
+ * document, and the web app's types generated from it, list the codes a client may branch on).
+ */
+export const errorAnswer = z.object({ message: z.string(), code: z.enum(ERROR_CODES) });
 
 /**
  * An answer that is not JSON, for the OpenAPI document: `text/event-stream` (a code's live status) or

@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   conflict: "conflict",
   /** A dependency (database, mail) is down; trying again later may work. */
   unavailable: "unavailable",
+  /** The database cannot be reached (503 with Retry-After); trying again in a moment may work. */
+  databaseUnavailable: "database.unavailable",
   internal: "internal",
 
   // sign-in and accounts

@@ -5,7 +5,7 @@ import { HttpError } from "./errors";
 /** What a caller reads while the database cannot be reached. */
 export const DATABASE_UNAVAILABLE = {
   message: "The service is temporarily unavailable. Please try again in a moment.",
-  code: "database.unavailable",
+  code: ERROR_CODES.databaseUnavailable,
 } as const;
 
 /** Network errors of a connection that failed, dropped or timed out. */

@@ -3,9 +3,18 @@ import createClient, {
   createFinalURL,
   createQuerySerializer,
   defaultPathSerializer,
+  type FetchOptions,
+  type FetchResponse,
   type Middleware,
 } from "openapi-fetch";
-import type { paths } from "./api-schema";
+import { type OperationId, operations } from "./api-operations";
+import type { components, operations as OperationTypes, paths } from "./api-schema";
+
+/** The error codes the server's OpenAPI document lists for its error answers. */
+export type ApiErrorCode = components["schemas"]["Error"]["code"];
+// The document's codes are the server's (error-codes.ts), no more and no fewer: this fails to compile otherwise.
+const sameCodes: [ApiErrorCode, ErrorCode] extends [ErrorCode, ApiErrorCode] ? true : never = true;
+void sameCodes;
 
 /**
  * A failed API call: the HTTP `status` (0 when the network failed), the server's stable `code` and
@@ -16,7 +25,7 @@ export class ApiError extends Error {
   override readonly name = "ApiError";
   constructor(
     readonly status: number,
-    readonly code: ErrorCode | undefined,
+    readonly code: ApiErrorCode | undefined,
     readonly serverMessage: string | undefined,
   ) {
     super(serverMessage ?? (status ? `request failed (HTTP ${status})` : "network error"));
@@ -55,9 +64,9 @@ function textOf(body: unknown, key: "message" | "code"): string | undefined {
   return typeof value === "string" && value.trim() ? value : undefined;
 }
 
-function codeOf(body: unknown): ErrorCode | undefined {
+function codeOf(body: unknown): ApiErrorCode | undefined {
   const code = textOf(body, "code");
-  return code && KNOWN_CODES.has(code) ? (code as ErrorCode) : undefined;
+  return code && KNOWN_CODES.has(code) ? (code as ApiErrorCode) : undefined;
 }
 
 async function bodyOf(response: Response): Promise<unknown> {
@@ -86,7 +95,7 @@ function csrf(): Middleware {
     async onRequest({ request, id }) {
       if (!isUnsafe(request.method)) return undefined;
       if (!readCookie(CSRF_COOKIE)) {
-        await fetch(apiHref("/api/public-config"), { credentials: "same-origin" }).catch(() => {});
+        await fetch(apiHref("getPublicConfig"), { credentials: "same-origin" }).catch(() => {});
       }
       withToken(request);
       copies.set(id, request.clone());
@@ -108,8 +117,8 @@ function csrf(): Middleware {
 
 /**
  * The one client of the app's API, typed by the types generated from the server's OpenAPI document
- * (`npm run api:types`): same-origin cookies, JSON in and out, the CSRF middleware above. Call it through
- * `call`, which answers the data or throws an ApiError.
+ * (`npm run api:types`): same-origin cookies, JSON in and out, the CSRF middleware above. The app calls
+ * it by operationId through `send`, which answers the data or throws an ApiError.
  */
 export const client = createClient<paths>({
   baseUrl: "",
@@ -139,19 +148,42 @@ export async function call<A extends Answer>(pending: Promise<A>): Promise<DataO
   return answer.data as DataOf<A>;
 }
 
-/** The paths the API answers a GET on (for links, downloads and event streams). */
-export type GetPath = { [P in keyof paths]: [NonNullable<paths[P]["get"]>] extends [never] ? never : P }[keyof paths];
-type GetParameters<P extends GetPath> = NonNullable<paths[P]["get"]>["parameters"];
+type Operation<Id extends OperationId> = OperationTypes[Id];
+/** The second argument of a call of the operation: its parameters, its body, an abort signal… */
+export type InitOf<Id extends OperationId> = FetchOptions<Operation<Id>>;
+type RequiredKeysOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+/** `init` may be left out when the operation has no required parameter nor body. */
+type ArgsOf<Id extends OperationId> = [RequiredKeysOf<InitOf<Id>>] extends [never]
+  ? [init?: InitOf<Id>]
+  : [init: InitOf<Id>];
+/** What a successful call of the operation answers. */
+export type AnswerOf<Id extends OperationId> = DataOf<FetchResponse<Operation<Id>, InitOf<Id>, `${string}/${string}`>>;
 
 /**
- * The URL of a GET path of the API, with its path and query parameters, for what is not a fetch: a
+ * Calls the operation `id` of the API (its method and path from the generated api-operations.ts) with
+ * its parameters and body in `init`: its data, or an ApiError (status 0 when the network failed).
+ */
+export function send<Id extends OperationId>(id: Id, ...[init]: ArgsOf<Id>): Promise<AnswerOf<Id>> {
+  const { method, path } = operations[id];
+  const request = client.request as (method: string, path: string, init?: object) => Promise<Answer>;
+  return call(request(method, path, init)) as Promise<AnswerOf<Id>>;
+}
+
+/** The operations that answer a GET (for links, downloads and event streams). */
+export type GetOperationId = {
+  [Id in OperationId]: (typeof operations)[Id]["method"] extends "get" ? Id : never;
+}[OperationId];
+type ParametersOf<Id extends OperationId> = Operation<Id>["parameters"];
+
+/**
+ * The URL of a GET operation of the API, with its path and query parameters, for what is not a fetch: a
  * download link, an event stream, a page the browser goes to.
  */
-export function apiHref<P extends GetPath>(
-  path: P,
-  params?: { path?: GetParameters<P>["path"]; query?: GetParameters<P>["query"] },
+export function apiHref<Id extends GetOperationId>(
+  id: Id,
+  params?: { path?: ParametersOf<Id>["path"]; query?: ParametersOf<Id>["query"] },
 ): string {
-  return createFinalURL(path, {
+  return createFinalURL(operations[id].path, {
     baseUrl: "",
     params: {
       path: params?.path as Record<string, unknown> | undefined,

@@ -53,9 +53,9 @@ const apiClient = () => import("./api");
 async function whoami(): Promise<Role | null> {
   // A signed-out visitor's pages do not ask (whoami would answer 401, an error in the console).
   if (!mayBeSignedIn()) return null;
-  const { ApiError, call, client } = await apiClient();
+  const { ApiError, send } = await apiClient();
   try {
-    const answer = await call(client.GET("/api/auth/whoami", { headers: { "Cache-Control": "no-cache" } }));
+    const answer = await send("whoami", { headers: { "Cache-Control": "no-cache" } });
     return isRole(answer?.role) ? answer.role : null;
   } catch (error) {
     // 401 just means signed out; anything else is logged, never shown.
@@ -111,8 +111,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSigningOut(true);
     let failed = false;
     try {
-      const { call, client } = await apiClient();
-      await call(client.POST("/api/auth/logout"));
+      const { send } = await apiClient();
+      await send("logout");
       await wait(UI_TIMING.logoutRedirectMs);
     } catch (error) {
       failed = true;

@@ -1,7 +1,8 @@
 import { PAGE_SIZE } from "@shared/constants";
 import type { Page } from "@shared/paging";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { errorMessage } from "./api";
+import { useApi } from "./use-api";
 
 /** A list endpoint answers a page when asked for one; should it answer the whole array, page it here. */
 export function asPage<T>(answer: T[] | Page<T>, page: number, pageSize: number = PAGE_SIZE): Page<T> {
@@ -33,93 +34,98 @@ type PagedListOptions<F> = {
 
 /**
  * A list the server filters and pages: the page shown (null before the first answer and after a
- * failure), its filters and page number, whether a request runs and why the last one failed.
- * Answers of requests older than the newest one are dropped; a page past the end shows the last one.
+ * failure), its filters and page number, whether a request runs and why the last one failed. It loads
+ * through useApi: answers of requests older than the newest one are dropped; a page past the end shows
+ * the last one.
  */
 export function usePagedList<T, F>(
   fetchPage: (filters: F, page: number) => Promise<T[] | Page<T>>,
   { what, filters: initialFilters, autoLoad }: PagedListOptions<F>,
 ) {
-  const [list, setList] = useState<Page<T> | null>(null);
-  const [query, setQuery] = useState({ filters: initialFilters, page: 1 });
-  const [loading, setLoading] = useState(autoLoad !== undefined);
-  const [error, setError] = useState<string | null>(null);
+  const [query, setQueryState] = useState({ filters: initialFilters, page: 1 });
   const queryRef = useRef(query);
-  queryRef.current = query;
-  const request = useRef(0);
+  const setQuery = useCallback((next: { filters: F; page: number }) => {
+    queryRef.current = next;
+    setQueryState(next);
+  }, []);
+  /** bumped by each load and each claim: a claimed answer older than either is not shown */
+  const generation = useRef(0);
+  const clearRef = useRef<() => void>(() => {});
 
-  const load = useCallback(
-    async function load(filters: F, page: number): Promise<void> {
-      const id = ++request.current;
-      setLoading(true);
+  const api = useApi(
+    async (signal) => {
+      generation.current += 1;
+      const { filters } = queryRef.current;
+      let { page } = queryRef.current;
       try {
-        const answer = asPage(await fetchPage(filters, page), page);
-        if (id !== request.current) return;
+        let answer = asPage(await fetchPage(filters, page), page);
         // The page went past the end (the list shrank): show the last one instead.
-        if (answer.items.length === 0 && page > 1 && answer.pages < page) {
-          setQuery({ filters, page: answer.pages });
-          return load(filters, answer.pages);
+        while (answer.items.length === 0 && page > 1 && answer.pages < page) {
+          page = answer.pages;
+          setQuery({ filters, page });
+          answer = asPage(await fetchPage(filters, page), page);
         }
-        setList(answer);
-        setError(null);
         if (answer.page !== page) setQuery({ filters, page: answer.page });
-      } catch (err) {
-        if (id !== request.current) return;
-        console.error(`Could not load the ${what}`, err);
-        setList(null);
-        setError(errorMessage(err, `Could not load the ${what}. Please try again.`));
-      } finally {
-        if (id === request.current) setLoading(false);
+        return answer;
+      } catch (failure) {
+        // A failed load shows no list (unless a newer load replaced it).
+        if (!signal.aborted) clearRef.current();
+        throw failure;
       }
     },
-    [fetchPage, what],
+    [autoLoad?.refreshKey],
+    { what, enabled: autoLoad ? autoLoad.enabled !== false : false },
   );
+  const { reload, setData, drop } = api;
+  clearRef.current = () => setData(undefined);
 
   /** new filters: back to page 1 */
   const search = useCallback(
     (filters: F) => {
       setQuery({ filters, page: 1 });
-      void load(filters, 1);
+      void reload();
     },
-    [load],
+    [reload, setQuery],
   );
 
   const showPage = useCallback(
     (page: number) => {
-      const { filters } = queryRef.current;
-      setQuery({ filters, page });
-      void load(filters, page);
+      setQuery({ filters: queryRef.current.filters, page });
+      void reload();
     },
-    [load],
+    [reload, setQuery],
   );
-
-  const reload = useCallback(() => load(queryRef.current.filters, queryRef.current.page), [load]);
-
-  const refreshKey = autoLoad?.refreshKey;
-  const enabled = autoLoad ? autoLoad.enabled !== false : false;
-  useEffect(() => {
-    if (!enabled) return;
-    void refreshKey; // a change elsewhere on the page: read the list again
-    void reload();
-  }, [enabled, refreshKey, reload]);
 
   /** the filters and page as they are now, for a loader that fetches the list together with other data */
   const currentQuery = useCallback(() => queryRef.current, []);
 
   /**
-   * For a loader that fetches the list together with other data: call it before fetching;
-   * the function it returns shows the answer unless a newer request for the list came since.
+   * For a loader that fetches the list together with other data: call it before fetching (the list's own
+   * load under way is dropped); the function it returns shows the answer unless a newer request for the
+   * list came since.
    */
   const claim = useCallback(() => {
-    const id = ++request.current;
+    drop();
+    const id = ++generation.current;
     return (answer: T[] | Page<T>, page: number) => {
-      if (id === request.current) setList(asPage(answer, page));
+      if (id === generation.current) setData(asPage(answer, page));
     };
-  }, []);
+  }, [drop, setData]);
 
-  const clear = useCallback(() => setList(null), []);
+  const clear = useCallback(() => setData(undefined), [setData]);
 
-  return { list, query, loading, error, search, showPage, reload, currentQuery, claim, clear };
+  return {
+    list: api.data ?? null,
+    query,
+    loading: api.loading,
+    error: api.error ? errorMessage(api.error, `Could not load the ${what}. Please try again.`) : null,
+    search,
+    showPage,
+    reload,
+    currentQuery,
+    claim,
+    clear,
+  };
 }
 
 /** A list as usePagedList keeps it: what a table, its search field and its pager need. */

@@ -1,7 +1,7 @@
-import { call, client } from "./api";
+import { send } from "./api";
 import { useApi } from "./use-api";
 
-const fetchPublicConfig = (signal: AbortSignal) => call(client.GET("/api/public-config", { signal }));
+const fetchPublicConfig = (signal: AbortSignal) => send("getPublicConfig", { signal });
 
 export type PublicConfig = Awaited<ReturnType<typeof fetchPublicConfig>>;
 

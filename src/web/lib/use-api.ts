@@ -17,6 +17,8 @@ export type ApiState<T> = {
   reload(): Promise<void>;
   /** replaces the data shown (an answer of a save) */
   setData(value: SetStateAction<T | undefined>): void;
+  /** drops the load under way, if any: its answer is not shown (another loader answers instead) */
+  drop(): void;
 };
 
 /**
@@ -55,11 +57,17 @@ export function useApi<T>(
     }
   }, [what]);
 
+  const drop = useCallback(() => {
+    latest.current?.abort();
+    latest.current = null;
+    setLoading(false);
+  }, []);
+
   useEffect(() => {
     if (!enabled) return;
     void reload();
     return () => latest.current?.abort();
   }, [enabled, reload, ...deps]);
 
-  return { data, error, loading, reload, setData };
+  return { data, error, loading, reload, setData, drop };
 }

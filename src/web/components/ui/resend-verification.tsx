@@ -1,5 +1,5 @@
 import { MESSAGES } from "@shared/messages";
-import { call, client, errorMessage } from "@web/lib/api";
+import { errorMessage, send } from "@web/lib/api";
 import { useState } from "react";
 import "./ui.css";
 
@@ -14,7 +14,7 @@ export function ResendVerification({ email }: { email: string }) {
     if (state.busy) return;
     setState({ busy: true, said: null });
     try {
-      const answer = await call(client.POST("/api/auth/resend-verification", { body: { email: email.trim() } }));
+      const answer = await send("resendVerificationEmail", { body: { email: email.trim() } });
       setState({ busy: false, said: answer.message });
     } catch (error) {
       setState({ busy: false, said: errorMessage(error, MESSAGES.verificationResendFailed) });

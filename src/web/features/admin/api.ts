@@ -1,8 +1,9 @@
 import type { AccountRecord, statsAnswer } from "@shared/admin";
 import type { auditPage } from "@shared/audit";
-import { apiHref, call, client, queryOf } from "@web/lib/api";
+import { apiHref, queryOf, send } from "@web/lib/api";
 import { type PagedList, usePagedList } from "@web/lib/paged-list";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useApi } from "@web/lib/use-api";
+import { useCallback } from "react";
 import type { z } from "zod";
 
 export type Stats = z.infer<typeof statsAnswer>;
@@ -11,34 +12,27 @@ export type AuditPage = z.infer<typeof auditPage>;
 
 /** The admin dashboard's calls (lists page when asked for a page). */
 export const adminApi = {
-  stats: () => call(client.GET("/api/admin/stats")),
+  stats: () => send("getAdminStats"),
   unroutedReports: (q: string, page: number) =>
-    call(client.GET("/api/admin/reports", { params: { query: queryOf({ q, page }) } })),
-  pendingAccounts: () => call(client.GET("/api/admin/pending-accounts")),
+    send("listUnroutedReports", { params: { query: queryOf({ q, page }) } }),
+  pendingAccounts: () => send("listPendingAccounts"),
   activeEmployers: (q: string, page: number) =>
-    call(client.GET("/api/admin/active-employers", { params: { query: queryOf({ q, page }) } })),
-  activate: (id: number) =>
-    call(client.POST("/api/admin/activate-account/{id}", { params: { path: { id: String(id) } } })),
-  deactivateEmployer: (id: number) =>
-    call(client.POST("/api/admin/deactivate-employer/{id}", { params: { path: { id: String(id) } } })),
-  eraseAccount: (id: number) =>
-    call(client.POST("/api/admin/accounts/{id}/erase", { params: { path: { id: String(id) } } })),
-  deactivatedOrganisations: () => call(client.GET("/api/admin/deactivated-organisations")),
-  reactivateOrganisation: (id: number) =>
-    call(client.POST("/api/admin/organisations/{id}/reactivate", { params: { path: { id: String(id) } } })),
-  generateEmployerCode: (email: string) =>
-    call(client.POST("/api/admin/generate-employer-access-code", { body: { email } })),
-  deactivateByDomain: (domain: string) => call(client.POST("/api/admin/deactivate-by-domain", { body: { domain } })),
+    send("listActiveEmployers", { params: { query: queryOf({ q, page }) } }),
+  activate: (id: number) => send("activateAccount", { params: { path: { id: String(id) } } }),
+  deactivateEmployer: (id: number) => send("deactivateEmployer", { params: { path: { id: String(id) } } }),
+  eraseAccount: (id: number) => send("eraseAccount", { params: { path: { id: String(id) } } }),
+  deactivatedOrganisations: () => send("listDeactivatedOrganisations"),
+  reactivateOrganisation: (id: number) => send("reactivateOrganisation", { params: { path: { id: String(id) } } }),
+  generateEmployerCode: (email: string) => send("inviteEmployer", { body: { email } }),
+  deactivateByDomain: (domain: string) => send("deactivateByDomain", { body: { domain } }),
   audit: (filters: AuditFilters, page: number) =>
-    call(client.GET("/api/admin/audit", { params: { query: queryOf({ ...filters, page }) } })),
+    send("listAuditEvents", { params: { query: queryOf({ ...filters, page }) } }),
   verifySite: (organisationId: number, host: string) =>
-    call(
-      client.POST("/api/admin/organisations/{id}/sites", {
-        params: { path: { id: String(organisationId) } },
-        body: { host },
-      }),
-    ),
-  auditCsvUrl: (filters: AuditFilters) => apiHref("/api/admin/audit.csv", { query: queryOf(filters) }),
+    send("adminVerifySite", {
+      params: { path: { id: String(organisationId) } },
+      body: { host },
+    }),
+  auditCsvUrl: (filters: AuditFilters) => apiHref("exportAuditCsv", { query: queryOf(filters) }),
 };
 
 export type AdminDashboard = {
@@ -54,53 +48,40 @@ export type AdminDashboard = {
 
 /** The admin dashboard's data: stats, pending and active lists load together; the active list then pages by itself. */
 export function useAdminDashboard(): AdminDashboard {
-  const [status, setStatus] = useState<AdminDashboard["status"]>("loading");
-  const [stats, setStats] = useState<Stats | null>(null);
-  const [pending, setPending] = useState<AccountRecord[]>([]);
   const active = usePagedList(adminApi.activeEmployers, { what: "active employers", filters: "" });
   const { claim: claimActive, currentQuery: activeQueryNow, clear: clearActive } = active;
-  /** answers of requests older than the newest one are dropped */
-  const allRequest = useRef(0);
-
-  const reloadAll = useCallback(async () => {
-    const id = ++allRequest.current;
-    const acceptActive = claimActive();
-    const { filters: q, page } = activeQueryNow();
-    try {
-      const [statsAnswer, pendingAnswer, activeAnswer] = await Promise.all([
-        adminApi.stats(),
-        adminApi.pendingAccounts(),
-        adminApi.activeEmployers(q, page),
-      ]);
-      if (id !== allRequest.current) return;
-      setStats(statsAnswer);
-      setPending(Array.isArray(pendingAnswer) ? pendingAnswer : []);
-      acceptActive(activeAnswer, page);
-      setStatus("ready");
-    } catch (error) {
-      if (id !== allRequest.current) return;
-      console.error("Could not load the admin dashboard", error);
-      setPending([]);
-      clearActive();
-      setStatus("failed");
-    }
-  }, [claimActive, activeQueryNow, clearActive]);
-
-  useEffect(() => {
-    void reloadAll();
-  }, [reloadAll]);
+  const { data, error, reload, setData } = useApi(
+    async () => {
+      const acceptActive = claimActive();
+      const { filters: q, page } = activeQueryNow();
+      try {
+        const [stats, pending, activeAnswer] = await Promise.all([
+          adminApi.stats(),
+          adminApi.pendingAccounts(),
+          adminApi.activeEmployers(q, page),
+        ]);
+        acceptActive(activeAnswer, page);
+        return { stats, pending: Array.isArray(pending) ? pending : [] };
+      } catch (failure) {
+        clearActive();
+        throw failure;
+      }
+    },
+    [claimActive, activeQueryNow, clearActive],
+    { what: "admin dashboard" },
+  );
 
   const removePending = useCallback(
-    (id: number) => setPending((list) => list.filter((account) => account.id !== id)),
-    [],
+    (id: number) => setData((now) => now && { ...now, pending: now.pending.filter((account) => account.id !== id) }),
+    [setData],
   );
 
   return {
-    status,
-    stats,
-    pending,
+    status: error ? "failed" : data ? "ready" : "loading",
+    stats: data?.stats ?? null,
+    pending: error ? [] : (data?.pending ?? []),
     active,
-    reloadAll,
+    reloadAll: reload,
     removePending,
   };
 }

@@ -3,16 +3,16 @@ import { IDENTITY_CODE, UI_TIMING } from "@shared/constants";
 import { ERROR_CODES } from "@shared/error-codes";
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from "@shared/languages";
 import { MESSAGES } from "@shared/messages";
-import { ApiError, apiHref, call, client, errorMessage } from "@web/lib/api";
+import { ApiError, apiHref, errorMessage, send } from "@web/lib/api";
 import { useApi } from "@web/lib/use-api";
 import { useCallback, useEffect, useRef, useState } from "react";
 
 /** The identity-code calls. */
 export const codesApi = {
-  clientInfo: (signal?: AbortSignal) => call(client.GET("/api/client-info", { signal })),
-  generateWords: (language: Language) => call(client.POST("/api/generate-words", { body: { language } })),
+  clientInfo: (signal?: AbortSignal) => send("getClientInfo", { signal }),
+  generateWords: (language: Language) => send("generateCode", { body: { language } }),
   /** the code's status as server-sent events */
-  eventsHref: (id: number) => apiHref("/api/codes/{id}/events", { path: { id: String(id) } }),
+  eventsHref: (id: number) => apiHref("streamCodeEvents", { path: { id: String(id) } }),
 };
 
 type ClientInfo = Awaited<ReturnType<typeof codesApi.clientInfo>>;

@@ -1,11 +1,10 @@
 import type { RegisterEmployeeBody, RegisterEmployerBody } from "@shared/onboarding";
-import { call, client } from "@web/lib/api";
+import { send } from "@web/lib/api";
 
 /** The sign-up calls. */
 export const onboardingApi = {
-  validateEmployerCode: (code: string) =>
-    call(client.POST("/api/employer/auth/validate-employer-access-code", { body: { code } })),
-  registerEmployer: (body: RegisterEmployerBody) => call(client.POST("/api/employer/auth/register-employer", { body })),
-  validateEmployeeCode: (code: string) => call(client.POST("/api/auth/validate-access-code", { body: { code } })),
-  registerEmployee: (body: RegisterEmployeeBody) => call(client.POST("/api/auth/register-employee", { body })),
+  validateEmployerCode: (code: string) => send("validateEmployerAccessCode", { body: { code } }),
+  registerEmployer: (body: RegisterEmployerBody) => send("registerEmployer", { body }),
+  validateEmployeeCode: (code: string) => send("validateAccessCode", { body: { code } }),
+  registerEmployee: (body: RegisterEmployeeBody) => send("registerEmployee", { body }),
 };

@@ -1,7 +1,7 @@
 import { ACCOUNT_TEXT } from "@shared/account-texts";
 import type { Role } from "@shared/constants";
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { call, client, errorMessage } from "@web/lib/api";
+import { errorMessage, send } from "@web/lib/api";
 import { useEffect, useRef, useState } from "react";
 
 /** The WebAuthn browser helpers load on first use, so the sign-in page's first bundle stays small. */
@@ -9,14 +9,11 @@ const webauthn = () => import("@simplewebauthn/browser");
 
 const passkeyApi = {
   // @simplewebauthn/server's options, passed through: the server's schema checks only their challenge.
-  options: async () =>
-    (await call(client.POST("/api/auth/passkey/options"))) as unknown as PublicKeyCredentialRequestOptionsJSON,
+  options: async () => (await send("passkeySignInOptions")) as unknown as PublicKeyCredentialRequestOptionsJSON,
   verify: (response: AuthenticationResponseJSON) =>
-    call(
-      client.POST("/api/auth/passkey/verify", {
-        body: { response: { ...response, clientExtensionResults: { ...response.clientExtensionResults } } },
-      }),
-    ),
+    send("signInWithPasskey", {
+      body: { response: { ...response, clientExtensionResults: { ...response.clientExtensionResults } } },
+    }),
 };
 
 const isCancel = (err: unknown) =>

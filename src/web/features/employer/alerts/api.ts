@@ -1,11 +1,11 @@
 import type { AlertSettingsBody } from "@shared/alerts";
-import { call, client } from "@web/lib/api";
+import { send } from "@web/lib/api";
 import { useApi } from "@web/lib/use-api";
 
 /** The alerts feature's calls: the settings with the recent alerts, and saving the settings. */
 export const alertsApi = {
-  alerts: (signal?: AbortSignal) => call(client.GET("/api/employer/alerts", { signal })),
-  save: (settings: AlertSettingsBody) => call(client.PUT("/api/employer/alerts", { body: settings })),
+  alerts: (signal?: AbortSignal) => send("getAlerts", { signal }),
+  save: (settings: AlertSettingsBody) => send("updateAlerts", { body: settings }),
 };
 
 /** The alert settings and recent alerts; read again when `refreshKey` changes. */

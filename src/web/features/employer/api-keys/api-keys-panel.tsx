@@ -7,8 +7,8 @@ import { Notice } from "@web/components/ui/notice";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
 import { errorMessage } from "@web/lib/api";
-import { useSubmit } from "@web/lib/use-submit";
 import { type FormEvent, useState } from "react";
+import { PanelStatus, usePanelForm } from "../components/panel";
 import { type ApiKeyCreated, type ApiKeyItem, apiKeysApi, useApiKeys } from "./api";
 import "./api-keys-panel.css";
 
@@ -21,36 +21,28 @@ const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeSty
 export function ApiKeysPanel() {
   const { data: keys, error, reload } = useApiKeys();
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<ApiKeyScope[]>([]);
-  const form = useSubmit();
+  const { form, fields, setFields, set, save, act, notice } = usePanelForm(
+    { name: "", scopes: [] as ApiKeyScope[] },
+    { failed: API_KEY_TEXT.actionFailed },
+  );
 
   async function create(event: FormEvent) {
     event.preventDefault();
-    if (scopes.length === 0) return form.setError(API_KEY_TEXT.noScopes);
-    setNotice(null);
-    const ok = await form.run(
-      async () => {
-        setCreated(await apiKeysApi.create(name.trim(), scopes));
-        setName("");
-        setScopes([]);
-      },
-      { failed: API_KEY_TEXT.actionFailed },
-    );
+    if (fields.scopes.length === 0) return form.setError(API_KEY_TEXT.noScopes);
+    const ok = await save(async () => {
+      setCreated(await apiKeysApi.create(fields.name.trim(), fields.scopes));
+      setFields({ name: "", scopes: [] });
+    });
     if (ok) await reload();
   }
 
-  async function revoke(key: ApiKeyItem) {
-    try {
+  const revoke = (key: ApiKeyItem) =>
+    act(async () => {
       await apiKeysApi.revoke(key.id);
       if (created?.id === key.id) setCreated(null);
-      setNotice(API_KEY_TEXT.revoked);
       await reload();
-    } catch (error) {
-      setNotice(errorMessage(error, API_KEY_TEXT.actionFailed));
-    }
-  }
+      return API_KEY_TEXT.revoked;
+    });
 
   if (error) return <Notice tone="error">{errorMessage(error, API_KEY_TEXT.loadFailed)}</Notice>;
   const c = API_KEY_TEXT.columns;
@@ -63,8 +55,8 @@ export function ApiKeysPanel() {
           hint={API_KEY_TEXT.nameHint}
           autoComplete="off"
           maxLength={100}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
+          value={fields.name}
+          onChange={(e) => set("name")(e.target.value)}
           describedBy={form.describedBy}
           required
         />
@@ -74,9 +66,9 @@ export function ApiKeysPanel() {
             <label key={scope} className="checkbox">
               <input
                 type="checkbox"
-                checked={scopes.includes(scope)}
+                checked={fields.scopes.includes(scope)}
                 onChange={(e) =>
-                  setScopes((now) => (e.target.checked ? [...now, scope] : now.filter((s) => s !== scope)))
+                  set("scopes")(e.target.checked ? [...fields.scopes, scope] : fields.scopes.filter((s) => s !== scope))
                 }
               />{" "}
               <code>{scope}</code> <span className="muted">{API_KEY_TEXT.scopeHelp[scope]}</span>
@@ -95,11 +87,7 @@ export function ApiKeysPanel() {
           <CopyableValue label={API_KEY_TEXT.keyLabel} value={created.key} />
         </Notice>
       )}
-      {notice && (
-        <p role="status" className="api-keys__notice">
-          {notice}
-        </p>
-      )}
+      <PanelStatus notice={notice} className="api-keys__notice" />
 
       <DataTable
         caption={API_KEY_TEXT.title}

@@ -1,13 +1,12 @@
 import type { ApiKeyScope } from "@shared/api-keys";
-import { call, client } from "@web/lib/api";
+import { send } from "@web/lib/api";
 import { useApi } from "@web/lib/use-api";
 
 /** The api-keys feature's calls: the organisation's keys, a new one (shown once), revoking one. */
 export const apiKeysApi = {
-  list: (signal?: AbortSignal) => call(client.GET("/api/employer/api-keys", { signal })),
-  create: (name: string, scopes: ApiKeyScope[]) =>
-    call(client.POST("/api/employer/api-keys", { body: { name, scopes } })),
-  revoke: (id: number) => call(client.DELETE("/api/employer/api-keys/{id}", { params: { path: { id: String(id) } } })),
+  list: (signal?: AbortSignal) => send("listApiKeys", { signal }),
+  create: (name: string, scopes: ApiKeyScope[]) => send("createApiKey", { body: { name, scopes } }),
+  revoke: (id: number) => send("revokeApiKey", { params: { path: { id: String(id) } } }),
 };
 
 export type ApiKeyItem = Awaited<ReturnType<typeof apiKeysApi.list>>[number];

@@ -1,18 +1,15 @@
-import { call, client, queryOf } from "@web/lib/api";
+import { queryOf, send } from "@web/lib/api";
 import { usePagedList } from "@web/lib/paged-list";
 import { useApi } from "@web/lib/use-api";
 import { useCallback } from "react";
 
 /** The employer feature's calls: the organisation's profile, its active users and its employee access code. */
 export const organisationApi = {
-  me: () => call(client.GET("/api/employer/me")),
-  employees: (q: string, page: number) =>
-    call(client.GET("/api/employer/employees", { params: { query: queryOf({ q, page }) } })),
-  accessCode: () => call(client.GET("/api/employer/access-codes")),
-  generateAccessCode: (maxUsers: number) =>
-    call(client.POST("/api/employer/generate-access-code", { body: { maxUsers } })),
-  deactivateEmployee: (id: number) =>
-    call(client.POST("/api/employer/deactivate-employee/{id}", { params: { path: { id: String(id) } } })),
+  me: () => send("getEmployerProfile"),
+  employees: (q: string, page: number) => send("listEmployees", { params: { query: queryOf({ q, page }) } }),
+  accessCode: () => send("getAccessCode"),
+  generateAccessCode: (maxUsers: number) => send("generateAccessCode", { body: { maxUsers } }),
+  deactivateEmployee: (id: number) => send("deactivateEmployee", { params: { path: { id: String(id) } } }),
 };
 
 export type EmployerProfile = Awaited<ReturnType<typeof organisationApi.me>>;

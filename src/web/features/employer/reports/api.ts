@@ -1,13 +1,12 @@
-import { apiHref, call, client, queryOf } from "@web/lib/api";
+import { apiHref, queryOf, send } from "@web/lib/api";
 import { usePagedList } from "@web/lib/paged-list";
 import { useApi } from "@web/lib/use-api";
 
 /** The reports feature's calls on the employer dashboard: reported calls, the most reported numbers, the CSV. */
 export const reportsApi = {
-  reports: (q: string, page: number) =>
-    call(client.GET("/api/employer/reports", { params: { query: queryOf({ q, page }) } })),
-  topNumbers: (signal?: AbortSignal) => call(client.GET("/api/employer/reports/top-numbers", { signal })),
-  csvHref: () => apiHref("/api/employer/reports.csv"),
+  reports: (q: string, page: number) => send("listReports", { params: { query: queryOf({ q, page }) } }),
+  topNumbers: (signal?: AbortSignal) => send("listTopReportedNumbers", { signal }),
+  csvHref: () => apiHref("exportReportsCsv"),
 };
 
 /** The organisation's reported calls, searched by number and paged; read again when `refreshKey` changes. */

@@ -2,12 +2,10 @@ import { SSO_TEXT } from "@shared/sso-texts";
 import { ConfirmButton } from "@web/components/ui/confirm-button";
 import { CopyableValue } from "@web/components/ui/copyable-value";
 import { FormError } from "@web/components/ui/form-error";
-import { Notice } from "@web/components/ui/notice";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { errorMessage } from "@web/lib/api";
-import { useSubmit } from "@web/lib/use-submit";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useId } from "react";
+import { Loaded, PanelStatus, usePanelForm } from "../components/panel";
 import { ssoApi, useSsoConnection } from "./api";
 
 /**
@@ -18,152 +16,133 @@ import { ssoApi, useSsoConnection } from "./api";
 export function SsoPanel() {
   const sso = useSsoConnection();
   const connection = sso.data;
-  const [notice, setNotice] = useState<string | null>(null);
-  const [issuer, setIssuer] = useState("");
-  const [clientId, setClientId] = useState("");
-  const [clientSecret, setClientSecret] = useState("");
-  const [enforced, setEnforced] = useState(false);
-  const [jit, setJit] = useState(true);
-  const form = useSubmit();
+  const empty = { issuer: "", clientId: "", clientSecret: "", enforced: false, jit: true };
+  // The form shows the connection as loaded and as saved (the secret is write-only: never filled).
+  const { form, fields, setFields, set, save, act, notice } = usePanelForm(empty, {
+    data: connection,
+    fill: (saved) =>
+      saved
+        ? {
+            issuer: saved.issuer,
+            clientId: saved.clientId,
+            clientSecret: "",
+            enforced: saved.enforced,
+            jit: saved.jitProvisioning,
+          }
+        : undefined,
+    failed: SSO_TEXT.loadFailed,
+  });
   const enforcedHint = useId();
   const jitHint = useId();
 
-  // The form shows the connection as loaded and as saved.
-  useEffect(() => {
-    if (!connection) return;
-    setIssuer(connection.issuer);
-    setClientId(connection.clientId);
-    setEnforced(connection.enforced);
-    setJit(connection.jitProvisioning);
-  }, [connection]);
-
-  async function save(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    setNotice(null);
-    await form.run(
-      async () => {
-        const saved = await ssoApi.save({
-          issuer: issuer.trim(),
-          clientId: clientId.trim(),
-          ...(clientSecret ? { clientSecret } : {}),
-          enforced,
-          jitProvisioning: jit,
-        });
-        sso.setData(saved);
-        setClientSecret("");
-        setNotice(SSO_TEXT.saved);
-      },
-      { failed: SSO_TEXT.loadFailed },
-    );
+    const { issuer, clientId, clientSecret, enforced, jit } = fields;
+    await save(async () => {
+      const saved = await ssoApi.save({
+        issuer: issuer.trim(),
+        clientId: clientId.trim(),
+        ...(clientSecret ? { clientSecret } : {}),
+        enforced,
+        jitProvisioning: jit,
+      });
+      sso.setData(saved);
+      set("clientSecret")("");
+    }, SSO_TEXT.saved);
   }
 
-  async function remove() {
-    try {
+  const remove = () =>
+    act(async () => {
       await ssoApi.remove();
       sso.setData(null);
-      setIssuer("");
-      setClientId("");
-      setEnforced(false);
-      setJit(true);
-      setNotice(SSO_TEXT.removed);
-    } catch (error) {
-      setNotice(errorMessage(error, SSO_TEXT.loadFailed));
-    }
-  }
-
-  if (sso.error) return <Notice tone="error">{errorMessage(sso.error, SSO_TEXT.loadFailed)}</Notice>;
-  if (connection === undefined) {
-    return (
-      <p className="muted" role="status">
-        Loading…
-      </p>
-    );
-  }
+      setFields(empty);
+      return SSO_TEXT.removed;
+    });
 
   return (
-    <div className="sso">
-      <p className="muted">{SSO_TEXT.intro}</p>
-      <CopyableValue label={SSO_TEXT.redirectUriLabel} value={connection?.redirectUri ?? ssoApi.redirectUri()} />
-      <form className="card sso__form" onSubmit={save} noValidate>
-        <TextField
-          label={SSO_TEXT.issuerLabel}
-          hint={SSO_TEXT.issuerHint}
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={500}
-          value={issuer}
-          onChange={(e) => setIssuer(e.target.value)}
-          describedBy={form.describedBy}
-          required
-        />
-        <TextField
-          label={SSO_TEXT.clientIdLabel}
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={255}
-          value={clientId}
-          onChange={(e) => setClientId(e.target.value)}
-          describedBy={form.describedBy}
-          required
-        />
-        <TextField
-          label={SSO_TEXT.clientSecretLabel}
-          hint={connection ? SSO_TEXT.clientSecretKept : undefined}
-          type="password"
-          autoComplete="new-password"
-          spellCheck={false}
-          maxLength={1000}
-          value={clientSecret}
-          onChange={(e) => setClientSecret(e.target.value)}
-          describedBy={form.describedBy}
-          required={!connection}
-        />
-        {connection?.secretHint && <p className="muted">{SSO_TEXT.clientSecretHint(connection.secretHint)}</p>}
-        <div className="sso__option">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={enforced}
-              aria-describedby={enforcedHint}
-              onChange={(e) => setEnforced(e.target.checked)}
-            />{" "}
-            {SSO_TEXT.enforcedLabel}
-          </label>
-          <p id={enforcedHint} className="field__hint">
-            {SSO_TEXT.enforcedHint}
-          </p>
+    <Loaded state={sso} failed={SSO_TEXT.loadFailed}>
+      {() => (
+        <div className="sso">
+          <p className="muted">{SSO_TEXT.intro}</p>
+          <CopyableValue label={SSO_TEXT.redirectUriLabel} value={connection?.redirectUri ?? ssoApi.redirectUri()} />
+          <form className="card sso__form" onSubmit={submit} noValidate>
+            <TextField
+              label={SSO_TEXT.issuerLabel}
+              hint={SSO_TEXT.issuerHint}
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={500}
+              value={fields.issuer}
+              onChange={(e) => set("issuer")(e.target.value)}
+              describedBy={form.describedBy}
+              required
+            />
+            <TextField
+              label={SSO_TEXT.clientIdLabel}
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={255}
+              value={fields.clientId}
+              onChange={(e) => set("clientId")(e.target.value)}
+              describedBy={form.describedBy}
+              required
+            />
+            <TextField
+              label={SSO_TEXT.clientSecretLabel}
+              hint={connection ? SSO_TEXT.clientSecretKept : undefined}
+              type="password"
+              autoComplete="new-password"
+              spellCheck={false}
+              maxLength={1000}
+              value={fields.clientSecret}
+              onChange={(e) => set("clientSecret")(e.target.value)}
+              describedBy={form.describedBy}
+              required={!connection}
+            />
+            {connection?.secretHint && <p className="muted">{SSO_TEXT.clientSecretHint(connection.secretHint)}</p>}
+            <div className="sso__option">
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={fields.enforced}
+                  aria-describedby={enforcedHint}
+                  onChange={(e) => set("enforced")(e.target.checked)}
+                />{" "}
+                {SSO_TEXT.enforcedLabel}
+              </label>
+              <p id={enforcedHint} className="field__hint">
+                {SSO_TEXT.enforcedHint}
+              </p>
+            </div>
+            <div className="sso__option">
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={fields.jit}
+                  aria-describedby={jitHint}
+                  onChange={(e) => set("jit")(e.target.checked)}
+                />{" "}
+                {SSO_TEXT.jitLabel}
+              </label>
+              <p id={jitHint} className="field__hint">
+                {SSO_TEXT.jitHint}
+              </p>
+            </div>
+            <FormError form={form} />
+            <SubmitButton busy={form.busy} className="button button--primary">
+              {form.busy ? SSO_TEXT.saving : SSO_TEXT.save}
+            </SubmitButton>
+          </form>
+          <PanelStatus notice={notice} className="sso__notice" />
+          {connection && (
+            <div className="sso__actions">
+              <ConfirmButton label={SSO_TEXT.remove} subject={connection.issuer} onConfirm={remove} />
+            </div>
+          )}
         </div>
-        <div className="sso__option">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={jit}
-              aria-describedby={jitHint}
-              onChange={(e) => setJit(e.target.checked)}
-            />{" "}
-            {SSO_TEXT.jitLabel}
-          </label>
-          <p id={jitHint} className="field__hint">
-            {SSO_TEXT.jitHint}
-          </p>
-        </div>
-        <FormError form={form} />
-        <SubmitButton busy={form.busy} className="button button--primary">
-          {form.busy ? SSO_TEXT.saving : SSO_TEXT.save}
-        </SubmitButton>
-      </form>
-      {notice && (
-        <p role="status" className="sso__notice">
-          {notice}
-        </p>
       )}
-      {connection && (
-        <div className="sso__actions">
-          <ConfirmButton label={SSO_TEXT.remove} subject={connection.issuer} onConfirm={remove} />
-        </div>
-      )}
-    </div>
+    </Loaded>
   );
 }

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_NAMES } from "@shared/webhooks";
-import { call, client } from "@web/lib/api";
+import { send } from "@web/lib/api";
 import { useApi } from "@web/lib/use-api";
 
 export type WebhookEvent = (typeof WEBHOOK_EVENT_NAMES)[number];
@@ -10,11 +10,11 @@ export const knownEvents = (events: string[]): WebhookEvent[] =>
 
 /** The webhooks feature's calls: the endpoint, its recent deliveries, saving, removing and a test event. */
 export const webhooksApi = {
-  webhook: (signal?: AbortSignal) => call(client.GET("/api/employer/webhook", { signal })),
-  deliveries: (signal?: AbortSignal) => call(client.GET("/api/employer/webhook/deliveries", { signal })),
-  save: (url: string, events: WebhookEvent[]) => call(client.PUT("/api/employer/webhook", { body: { url, events } })),
-  remove: () => call(client.DELETE("/api/employer/webhook")),
-  test: () => call(client.POST("/api/employer/webhook/test")),
+  webhook: (signal?: AbortSignal) => send("getWebhook", { signal }),
+  deliveries: (signal?: AbortSignal) => send("listWebhookDeliveries", { signal }),
+  save: (url: string, events: WebhookEvent[]) => send("saveWebhook", { body: { url, events } }),
+  remove: () => send("removeWebhook"),
+  test: () => send("testWebhook"),
 };
 
 /** The endpoint and its recent deliveries, loaded together. */

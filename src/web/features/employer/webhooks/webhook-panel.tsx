@@ -7,10 +7,8 @@ import { FormError } from "@web/components/ui/form-error";
 import { Notice } from "@web/components/ui/notice";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { errorMessage } from "@web/lib/api";
-import { useAuth } from "@web/lib/auth";
-import { useSubmit } from "@web/lib/use-submit";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
+import { Loaded, PanelStatus, SignInAgain, usePanelForm } from "../components/panel";
 import { knownEvents, useWebhook, type WebhookEvent, webhooksApi } from "./api";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
@@ -25,22 +23,16 @@ export function WebhookPanel() {
   const deliveries = webhook.data?.deliveries ?? [];
   const { reload } = webhook;
   const [secret, setSecret] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<WebhookEvent[]>([...WEBHOOK_EVENT_NAMES]);
-  const form = useSubmit();
-  const { signOut, signingOut } = useAuth();
-
   // The form starts from the saved endpoint, once.
-  const first = useRef(true);
-  useEffect(() => {
-    if (!first.current || !webhook.data) return;
-    first.current = false;
-    if (webhook.data.endpoint) {
-      setUrl(webhook.data.endpoint.url);
-      setEvents(knownEvents(webhook.data.endpoint.events));
-    }
-  }, [webhook.data]);
+  const { form, fields, set, save, act, notice } = usePanelForm(
+    { url: "", events: [...WEBHOOK_EVENT_NAMES] as WebhookEvent[] },
+    {
+      data: webhook.data,
+      fill: ({ endpoint }) => (endpoint ? { url: endpoint.url, events: knownEvents(endpoint.events) } : undefined),
+      once: true,
+      failed: WEBHOOK_TEXT.actionFailed,
+    },
+  );
 
   const pending = deliveries.some((d) => d.status === "pending") || endpoint?.health.state === "paused";
   useEffect(() => {
@@ -49,162 +41,138 @@ export function WebhookPanel() {
     return () => clearInterval(timer);
   }, [pending, reload]);
 
-  async function save(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    if (events.length === 0) return form.setError(WEBHOOK_TEXT.noEvents);
-    setNotice(null);
-    const ok = await form.run(
-      async () => {
-        const saved = await webhooksApi.save(url.trim(), events);
-        setSecret(saved.secret);
-        setUrl(saved.url);
-      },
-      { failed: WEBHOOK_TEXT.actionFailed },
-    );
-    if (ok) await reload();
+    if (fields.events.length === 0) return form.setError(WEBHOOK_TEXT.noEvents);
+    const saved = await save(async () => {
+      const answer = await webhooksApi.save(fields.url.trim(), fields.events);
+      setSecret(answer.secret);
+      set("url")(answer.url);
+    });
+    if (saved) await reload();
   }
 
-  async function remove() {
-    try {
+  const remove = () =>
+    act(async () => {
       await webhooksApi.remove();
       setSecret(null);
-      setNotice(WEBHOOK_TEXT.removed);
       await reload();
-    } catch (error) {
-      setNotice(errorMessage(error, WEBHOOK_TEXT.actionFailed));
-    }
-  }
+      return WEBHOOK_TEXT.removed;
+    });
 
-  async function sendTest() {
-    try {
+  const sendTest = () =>
+    act(async () => {
       const answer = await webhooksApi.test();
-      setNotice(answer.message);
       await reload();
-    } catch (error) {
-      setNotice(errorMessage(error, WEBHOOK_TEXT.actionFailed));
-    }
-  }
-
-  if (webhook.error) return <Notice tone="error">{errorMessage(webhook.error, WEBHOOK_TEXT.loadFailed)}</Notice>;
-  if (endpoint === undefined) {
-    return (
-      <p className="muted" role="status">
-        Loading…
-      </p>
-    );
-  }
+      return answer.message;
+    });
 
   const c = WEBHOOK_TEXT.columns;
   return (
-    <div className="webhook">
-      <p className="muted">{WEBHOOK_TEXT.intro}</p>
-      <form className="card webhook__form" onSubmit={save} noValidate>
-        <TextField
-          label={WEBHOOK_TEXT.urlLabel}
-          hint={WEBHOOK_TEXT.urlHint}
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={2000}
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          describedBy={form.describedBy}
-          required
-        />
-        <fieldset className="webhook__events">
-          <legend>{WEBHOOK_TEXT.eventsLegend}</legend>
-          {WEBHOOK_EVENT_NAMES.map((name) => (
-            <label key={name} className="checkbox">
-              <input
-                type="checkbox"
-                checked={events.includes(name)}
-                onChange={(e) =>
-                  setEvents((now) => (e.target.checked ? [...now, name] : now.filter((n) => n !== name)))
-                }
-              />{" "}
-              <code>{name}</code>
-            </label>
-          ))}
-        </fieldset>
-        <FormError form={form}>
-          {form.errorCode === ERROR_CODES.recentSignInRequired && (
-            <>
-              {" "}
-              <button
-                type="button"
-                className="button button--secondary button--small"
-                onClick={() => void signOut()}
-                disabled={signingOut}
-              >
-                {WEBHOOK_TEXT.signInAgain}
-              </button>
-            </>
+    <Loaded state={webhook} failed={WEBHOOK_TEXT.loadFailed}>
+      {() => (
+        <div className="webhook">
+          <p className="muted">{WEBHOOK_TEXT.intro}</p>
+          <form className="card webhook__form" onSubmit={submit} noValidate>
+            <TextField
+              label={WEBHOOK_TEXT.urlLabel}
+              hint={WEBHOOK_TEXT.urlHint}
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={2000}
+              value={fields.url}
+              onChange={(e) => set("url")(e.target.value)}
+              describedBy={form.describedBy}
+              required
+            />
+            <fieldset className="webhook__events">
+              <legend>{WEBHOOK_TEXT.eventsLegend}</legend>
+              {WEBHOOK_EVENT_NAMES.map((name) => (
+                <label key={name} className="checkbox">
+                  <input
+                    type="checkbox"
+                    checked={fields.events.includes(name)}
+                    onChange={(e) =>
+                      set("events")(
+                        e.target.checked ? [...fields.events, name] : fields.events.filter((n) => n !== name),
+                      )
+                    }
+                  />{" "}
+                  <code>{name}</code>
+                </label>
+              ))}
+            </fieldset>
+            <FormError form={form}>
+              {form.errorCode === ERROR_CODES.webhookNeedsRecentSignIn && (
+                <>
+                  {" "}
+                  <SignInAgain label={WEBHOOK_TEXT.signInAgain} />
+                </>
+              )}
+            </FormError>
+            <SubmitButton busy={form.busy} className="button button--primary">
+              {WEBHOOK_TEXT.save}
+            </SubmitButton>
+          </form>
+
+          {secret && (
+            <Notice tone="success">
+              <p>{WEBHOOK_TEXT.saved}</p>
+              <CopyableValue label={WEBHOOK_TEXT.secretLabel} value={secret} />
+            </Notice>
           )}
-        </FormError>
-        <SubmitButton busy={form.busy} className="button button--primary">
-          {WEBHOOK_TEXT.save}
-        </SubmitButton>
-      </form>
+          {endpoint && !secret && <p className="muted">{WEBHOOK_TEXT.secretHint(endpoint.secretHint)}</p>}
+          {endpoint && <EndpointHealth health={endpoint.health} />}
+          <PanelStatus notice={notice} className="webhook__notice" />
 
-      {secret && (
-        <Notice tone="success">
-          <p>{WEBHOOK_TEXT.saved}</p>
-          <CopyableValue label={WEBHOOK_TEXT.secretLabel} value={secret} />
-        </Notice>
-      )}
-      {endpoint && !secret && <p className="muted">{WEBHOOK_TEXT.secretHint(endpoint.secretHint)}</p>}
-      {endpoint && <EndpointHealth health={endpoint.health} />}
-      {notice && (
-        <p role="status" className="webhook__notice">
-          {notice}
-        </p>
-      )}
+          {endpoint && (
+            <div className="webhook__actions">
+              <button type="button" className="button button--secondary" onClick={() => void sendTest()}>
+                {WEBHOOK_TEXT.sendTest}
+              </button>
+              <ConfirmButton label={WEBHOOK_TEXT.remove} subject={endpoint.url} onConfirm={remove} />
+            </div>
+          )}
 
-      {endpoint && (
-        <div className="webhook__actions">
-          <button type="button" className="button button--secondary" onClick={() => void sendTest()}>
-            {WEBHOOK_TEXT.sendTest}
-          </button>
-          <ConfirmButton label={WEBHOOK_TEXT.remove} subject={endpoint.url} onConfirm={remove} />
+          <DataTable
+            caption={WEBHOOK_TEXT.deliveriesTitle}
+            head={
+              <>
+                <th scope="col">{c.at}</th>
+                <th scope="col">{c.event}</th>
+                <th scope="col">{c.status}</th>
+                <th scope="col" className="data-table__num">
+                  {c.attempts}
+                </th>
+                <th scope="col">{c.result}</th>
+              </>
+            }
+            columns={5}
+            items={deliveries}
+            empty={WEBHOOK_TEXT.noDeliveries}
+            row={(d) => (
+              <tr key={d.id}>
+                <td className="data-table__nowrap">
+                  <time dateTime={d.createdAt}>{dateTime.format(new Date(d.createdAt))}</time>
+                </td>
+                <td>
+                  <code>{d.eventType}</code>
+                </td>
+                <td>
+                  <span className={`outcome outcome--${d.status === "delivered" ? "ok" : "other"}`}>
+                    {WEBHOOK_TEXT.status[d.status]}
+                  </span>
+                </td>
+                <td className="data-table__num">{d.attempts}</td>
+                <td className="data-table__text">{d.lastError ?? (d.lastStatus ? `HTTP ${d.lastStatus}` : "—")}</td>
+              </tr>
+            )}
+          />
         </div>
       )}
-
-      <DataTable
-        caption={WEBHOOK_TEXT.deliveriesTitle}
-        head={
-          <>
-            <th scope="col">{c.at}</th>
-            <th scope="col">{c.event}</th>
-            <th scope="col">{c.status}</th>
-            <th scope="col" className="data-table__num">
-              {c.attempts}
-            </th>
-            <th scope="col">{c.result}</th>
-          </>
-        }
-        columns={5}
-        items={deliveries}
-        empty={WEBHOOK_TEXT.noDeliveries}
-        row={(d) => (
-          <tr key={d.id}>
-            <td className="data-table__nowrap">
-              <time dateTime={d.createdAt}>{dateTime.format(new Date(d.createdAt))}</time>
-            </td>
-            <td>
-              <code>{d.eventType}</code>
-            </td>
-            <td>
-              <span className={`outcome outcome--${d.status === "delivered" ? "ok" : "other"}`}>
-                {WEBHOOK_TEXT.status[d.status]}
-              </span>
-            </td>
-            <td className="data-table__num">{d.attempts}</td>
-            <td className="data-table__text">{d.lastError ?? (d.lastStatus ? `HTTP ${d.lastStatus}` : "—")}</td>
-          </tr>
-        )}
-      />
-    </div>
+    </Loaded>
   );
 }
 

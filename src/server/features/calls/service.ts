@@ -424,29 +424,40 @@ export async function callStreamState(
  */
 export async function endDueCalls(deps: Deps) {
   const now = deps.clock.now();
+  const work = await repo.dueWork(deps.db, now);
   const system: repo.AuditBy = { actorId: null, actorEmail: null, ip: null, via: "system" };
-  const due = await repo.endCalls(deps.db, {
-    where: sql`c.ends_at <= ${now.toISOString()}::timestamptz`,
-    reason: "not-renewed",
-    now,
-    by: system,
-  });
-  const signedOut = await repo.endCalls(deps.db, {
-    where: sql`c.session_id is not null and not exists (
-      select 1 from sessions s where s.id = c.session_id and s.expires_at > ${now.toISOString()}::timestamptz)`,
-    reason: "session-ended",
-    now,
-    by: system,
-  });
-  const deactivated = await repo.endCalls(deps.db, {
-    where: sql`exists (select 1 from users u left join organisations o on o.id = u.organisation_id
-      where u.id = c.user_id and (u.status <> 'active' or o.status is distinct from 'active'))`,
-    reason: "deactivated",
-    now,
-    by: system,
-  });
-  const expired = await repo.expireDueChecks(deps.db, now);
-  return due.length + signedOut.length + deactivated.length + expired;
+  let done = 0;
+  if (work.due) {
+    const ended = await repo.endCalls(deps.db, {
+      where: sql`c.ends_at <= ${now.toISOString()}::timestamptz`,
+      reason: "not-renewed",
+      now,
+      by: system,
+    });
+    done += ended.length;
+  }
+  if (work.signed_out) {
+    const ended = await repo.endCalls(deps.db, {
+      where: sql`c.session_id is not null and not exists (
+        select 1 from sessions s where s.id = c.session_id and s.expires_at > ${now.toISOString()}::timestamptz)`,
+      reason: "session-ended",
+      now,
+      by: system,
+    });
+    done += ended.length;
+  }
+  if (work.deactivated) {
+    const ended = await repo.endCalls(deps.db, {
+      where: sql`exists (select 1 from users u left join organisations o on o.id = u.organisation_id
+        where u.id = c.user_id and (u.status <> 'active' or o.status is distinct from 'active'))`,
+      reason: "deactivated",
+      now,
+      by: system,
+    });
+    done += ended.length;
+  }
+  if (work.checks) done += await repo.expireDueChecks(deps.db, now);
+  return done;
 }
 
 /** After accounts were deactivated: their calls end at once (their checks expire). */

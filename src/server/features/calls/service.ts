@@ -1,5 +1,6 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
 import type { Db } from "@server/db/client";
+import { keyNameByPrefix } from "@server/features/api-keys";
 import type { Person } from "@server/features/feature";
 import { organisationActive } from "@server/features/organisations";
 import { randomToken } from "@server/lib/crypto";
@@ -397,7 +398,9 @@ export async function callCheckEvent(deps: Deps, callId: string): Promise<CheckE
   const row = await repo.latestCheckOfCall(deps.db, callId);
   if (!row) return null;
   const a = checkAnswerOf(row, deps.clock.now());
-  return { id: a.id, status: a.status, answeredAt: a.answeredAt, answeredVia: a.answeredVia };
+  const prefix = a.answeredVia?.startsWith("api:") ? a.answeredVia.slice(4) : null;
+  const keyName = prefix ? await keyNameByPrefix(deps.db, row.organisation_id, prefix) : null;
+  return { id: a.id, status: a.status, answeredAt: a.answeredAt, answeredVia: a.answeredVia, keyName };
 }
 
 /** What the employee's call stream shows: null once the call is gone (erased). */

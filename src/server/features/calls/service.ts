@@ -19,7 +19,7 @@ import {
 import { sql } from "drizzle-orm";
 import { customerHash, openCustomerRef, sealCustomerRef } from "./customer";
 import { callsErrors } from "./errors";
-import type { CallStreamState } from "./live";
+import { type CallStreamState, callEvents } from "./live";
 import * as repo from "./repository";
 
 const HOUR_MS = 60 * 60_000;
@@ -427,7 +427,16 @@ export async function callStreamState(
  */
 export async function endDueCalls(deps: Deps) {
   const now = deps.clock.now();
+  // Between changes nothing is due before the earliest endsAt or check expiry: the job reads the database
+  // only then, after any call event (of any process), and every few seconds for sessions and deactivations.
+  const state = jobStates.get(deps) ?? { next: 0, generation: -1, lastFull: 0 };
+  jobStates.set(deps, state);
+  const full = Date.now() - state.lastFull >= FULL_LOOK_EVERY_MS;
+  if (!full && now.getTime() < state.next && callEvents.generation === state.generation) return 0;
+  state.generation = callEvents.generation;
+  if (full) state.lastFull = Date.now();
   const work = await repo.dueWork(deps.db, now);
+  state.next = work.next ? work.next.getTime() : Number.POSITIVE_INFINITY;
   const system: repo.AuditBy = { actorId: null, actorEmail: null, ip: null, via: "system" };
   let done = 0;
   if (work.due) {
@@ -462,6 +471,11 @@ export async function endDueCalls(deps: Deps) {
   if (work.checks) done += await repo.expireDueChecks(deps.db, now);
   return done;
 }
+
+/** The calls job's memory per process (deps): when it must next look. */
+const jobStates = new WeakMap<Deps, { next: number; generation: number; lastFull: number }>();
+/** Ended sessions and deactivations are looked for this often (real time). */
+const FULL_LOOK_EVERY_MS = 5_000;
 
 /** After accounts were deactivated: their calls end at once (their checks expire). */
 export async function endCallsOfDeactivated(deps: Deps, userIds: number[]) {

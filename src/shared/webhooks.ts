@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { RECENT_SIGN_IN_TEXT } from "./account-texts";
 
-export const WEBHOOK_EVENT_NAMES = ["code.verified", "call.reported", "alert.raised"] as const;
+export const WEBHOOK_EVENT_NAMES = [
+  "code.verified",
+  "call.reported",
+  "alert.raised",
+  "call.started",
+  "call.ended",
+  "customer-check.requested",
+  "customer-check.answered",
+] as const;
 export const WEBHOOK_URL_MAX = 2000;
 
 export const WEBHOOK_TEXT = {

@@ -4,6 +4,7 @@ import apiKeysRoutes from "./routes";
 import { revokeKeysOfDeactivated } from "./service";
 
 export { apiKeysErrors } from "./errors";
+export { keyNameByPrefix } from "./repository";
 export { type ApiKeyCaller, authenticate } from "./service";
 
 export const apiKeysFeature: Feature = {

@@ -95,7 +95,7 @@ export function ScimPanel() {
             {token && <CopyableValue label={SCIM_TEXT.tokenLabel} value={token} />}
             {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
             <FormError form={form} />
-            {form.errorCode === ERROR_CODES.scimNeedsRecentSignIn && (
+            {form.errorCode === ERROR_CODES.recentSignInRequired && (
               <p>
                 <SignInAgain label={SCIM_TEXT.signInAgain} />
               </p>

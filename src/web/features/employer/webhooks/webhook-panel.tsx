@@ -105,7 +105,7 @@ export function WebhookPanel() {
               ))}
             </fieldset>
             <FormError form={form}>
-              {form.errorCode === ERROR_CODES.webhookNeedsRecentSignIn && (
+              {form.errorCode === ERROR_CODES.recentSignInRequired && (
                 <>
                   {" "}
                   <SignInAgain label={WEBHOOK_TEXT.signInAgain} />

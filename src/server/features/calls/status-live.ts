@@ -46,6 +46,9 @@ async function answerCheck(
   throw new HttpError(409, ERROR_CODES.conflict, "This check is no longer waiting for an answer.");
 }
 
+/** The note of a report sent with the button alone (a stored report holds at least one field). */
+export const NO_DETAILS = "Reported from the call-status component (no details given).";
+
 /** How often this process re-checks the tokens of its open streams (expiry, a key or organisation gone). */
 const RECHECK_EVERY_MS = 5_000;
 
@@ -79,8 +82,17 @@ async function recheck(app: App, streams: StatusStreams, only?: number) {
 }
 
 /** This process's streams of an organisation look at their tokens again (after a revocation). */
-export const recheckOrganisation = (app: App, organisationId: number) =>
-  recheck(app, app.callStatusStreams, organisationId);
+export const recheckOrganisation = (app: App, organisationId: number) => recheck(app, streamsOf(app), organisationId);
+
+/** Each app's open streams (keyed by its deps, the same object in every plugin scope of one app). */
+const registry = new WeakMap<object, StatusStreams>();
+
+/** The open component streams of this app (its process). */
+export function streamsOf(app: Pick<App, "deps">): StatusStreams {
+  const streams = registry.get(app.deps);
+  if (!streams) throw new Error("the call-status routes are not registered");
+  return streams;
+}
 
 /**
  * Keeps this process's streams honest: a revocation anywhere (the tokens channel) ends them at once, the
@@ -88,6 +100,7 @@ export const recheckOrganisation = (app: App, organisationId: number) =>
  * them all (the component reconnects to another process).
  */
 export function watch(app: App, streams: StatusStreams) {
+  registry.set(app.deps, streams);
   let stop = async () => {};
   app.addHook("onReady", async () => {
     stop = await app.deps.notifications.listen(STATUS_TOKENS_CHANNEL, (payload) => {
@@ -130,8 +143,10 @@ export async function report(
   body: ReportBody,
   language: Language,
 ): Promise<string> {
+  const given = body.callerNumber || body.claimedName || body.note;
   const { message, organisationId } = await createReport(app.deps, request.actor, {
-    body,
+    // The button alone reports the call: a report holds at least one field.
+    body: given ? body : { note: NO_DETAILS },
     origin: token.origin,
     language,
     callStatus: { organisationId: token.organisationId },

@@ -32,11 +32,7 @@ import {
   toComponentState,
 } from "./status-tokens";
 
-declare module "fastify" {
-  interface FastifyInstance {
-    callStatusStreams: StatusStreams;
-  }
-}
+declare module "fastify" {}
 
 const security = [{ apiKey: [] }];
 const refusals = { 401: errorAnswer, 403: errorAnswer, 429: errorAnswer };
@@ -137,7 +133,6 @@ export default async function statusRoutes(app: App) {
   // --- the component's routes ---
 
   const streams = new StatusStreams();
-  app.decorate("callStatusStreams", streams);
   live.watch(app, streams);
 
   /**

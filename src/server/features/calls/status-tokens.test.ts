@@ -14,6 +14,7 @@ import { buildTestApp, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { customerHash, sealCustomerRef } from "./customer";
+import { NO_DETAILS, streamsOf } from "./status-live";
 
 let t: TestApp;
 let logLines: string[];
@@ -99,6 +100,11 @@ async function startCall(org: Org, direction: "outbound" | "inbound", ref = REF)
   const now = t.clock.now();
   const id = `c_${randomBytes(12).toString("base64url")}`;
   const hash = customerHash(t.config.appSecret, org.org.id, ref);
+  // An employee has one active call: starting another ends theirs.
+  await t.database.db
+    .update(calls)
+    .set({ endedAt: now, endReason: "another call" })
+    .where(sql`${calls.userId} = ${org.employee.id} and ${calls.endedAt} is null`);
   await t.database.db.insert(calls).values({
     id,
     organisationId: org.org.id,
@@ -502,8 +508,9 @@ describe("the component's routes", () => {
       await again.body?.cancel();
       return again.status === 200;
     });
-    const cap = t.app.callStatusStreams;
-    cap.cap = cap.open.size;
+    const cap = streamsOf(t.app);
+    // The process's cap reached (lowered to what is open, or less while closed streams are let go).
+    cap.cap = 0;
     const busy = await component((await mint(org)).token, "GET", "/stream", { origin: org.origin, ip: freshAddress() });
     expect(busy.status).toBe(503);
     expect(busy.headers.get("retry-after")).toBe(String(CALL_STATUS_LIMITS.retryAfterSeconds));

@@ -140,6 +140,7 @@ function samples(): Record<string, Sample> {
     // another customer than the status token's, whose tokens it revokes
     "DELETE /api/v1/customers/status-tokens": { as: "key", body: { customerRef: "C-999" } },
     "POST /api/v1/customers/call-status": { as: "key", body: { customerRef: "C-104233" } },
+    "OPTIONS /api/call-status/checks/:id": { as: "none", params: { id: "k_nothing" } },
     "POST /api/call-status/checks/:id": { as: "status", params: { id: "k_nothing" }, body: { answer: "denied" } },
     "POST /api/call-status/report": { as: "status", body: { note: "asked me to press Yes", language: "en" } },
     "GET /api/v1/audit": { as: "key", query: { after: "0", limit: "10" } },

@@ -536,6 +536,7 @@ describe("the component's routes", () => {
       via: "call-status",
       site: `www.${org.domain}`,
       unverifiedOrigin: false,
+      note: NO_DETAILS,
     });
     const list = await org.browser.get("/api/employer/reports");
     expect(list.json().items).toHaveLength(2);

@@ -135,7 +135,7 @@ function samples(): Record<string, Sample> {
     "GET /api/v1/codes/:id/events": { as: "key", params: { id: NO_ID } },
     "POST /api/v1/customers/status-token": {
       as: "key",
-      body: { customerRef: "C-555", origin: `https://www.${domain}`, answer: true },
+      body: { customerRef: "C-555", origin: `https://www.${domain}` },
     },
     // another customer than the status token's, whose tokens it revokes
     "DELETE /api/v1/customers/status-tokens": { as: "key", body: { customerRef: "C-999" } },
@@ -145,6 +145,19 @@ function samples(): Record<string, Sample> {
     "POST /api/call-status/report": { as: "status", body: { note: "asked me to press Yes", language: "en" } },
     "GET /api/v1/audit": { as: "key", query: { after: "0", limit: "10" } },
     "GET /api/v1/reports": { as: "key", query: { after: "0", limit: "10" } },
+    "POST /api/calls": { as: "employee", body: { customerRef: "C-104233", direction: "outbound" } },
+    "POST /api/calls/:id/renew": { as: "employee", params: { id: "call_nope" } },
+    "POST /api/calls/:id/end": { as: "employee", params: { id: "call_nope" } },
+    "POST /api/calls/:id/disown": { as: "employee", params: { id: "call_nope" } },
+    "POST /api/calls/:id/customer-check": { as: "employee", params: { id: "call_nope" } },
+    "GET /api/calls/:id/events": { as: "employee", params: { id: "call_nope" } },
+    "POST /api/v1/calls": { as: "key", body: { employeeEmail, customerRef: "C-104233", direction: "inbound" } },
+    "POST /api/v1/calls/:id/end": { as: "key", params: { id: "call_nope" } },
+    "POST /api/v1/calls/:id/customer-check": { as: "key", params: { id: "call_nope" } },
+    "GET /api/v1/customer-checks/:id": { as: "key", params: { id: "chk_nope" } },
+    "POST /api/v1/customer-checks/:id": { as: "key", params: { id: "chk_nope" }, body: { answer: "confirmed" } },
+    "POST /api/v1/customers/export": { as: "key", body: { customerRef: "C-104233" } },
+    "POST /api/v1/customers/erase": { as: "key", body: { customerRef: "C-104233" } },
     "PUT /api/employer/sso": {
       as: "boss",
       body: { issuer: "http://127.0.0.1:9/realm", clientId: "kestrel-app", clientSecret: "s3cret-kestrel" },
@@ -414,14 +427,20 @@ beforeAll(async () => {
   scimToken = token.json().token;
   const key = await browsers.boss.post("/api/employer/api-keys", {
     name: "every scope",
-    scopes: ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read", "calls:read", "checks:answer"],
+    scopes: ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read", "calls:write", "calls:read"],
   });
   expect(key.statusCode, key.body).toBe(201);
   apiKey = key.json().key;
+  // A key may not hold checks:answer beside calls:write: the component's answering token comes from another.
+  const answerKey = await browsers.boss.post("/api/employer/api-keys", {
+    name: "answers",
+    scopes: ["calls:read", "checks:answer"],
+  });
+  expect(answerKey.statusCode, answerKey.body).toBe(201);
   const minted = await t.app.inject({
     method: "POST",
     url: "/api/v1/customers/status-token",
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${answerKey.json().key}`, "content-type": "application/json" },
     payload: JSON.stringify({ customerRef: "C-104233", origin: `https://www.${domain}`, answer: true }),
   });
   expect(minted.statusCode, minted.body).toBe(201);

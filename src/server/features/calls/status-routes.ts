@@ -256,7 +256,7 @@ export default async function statusRoutes(app: App) {
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const token = tokenOf(request);
       if (!token.canAnswer) throw statusErrors.cannotAnswer(corsTo(token.origin));
       return live.answer(app, request, token, request.params.id, request.body.answer);

@@ -6765,7 +6765,7 @@ export interface operations {
             recent: {
               id: number;
               /** @enum {string} */
-              kind: "failed-lookups" | "reports";
+              kind: "failed-lookups" | "reports" | "disowned-calls" | "denied-checks";
               at: string;
               count: number;
               windowStart: string;
@@ -6855,7 +6855,7 @@ export interface operations {
             recent: {
               id: number;
               /** @enum {string} */
-              kind: "failed-lookups" | "reports";
+              kind: "failed-lookups" | "reports" | "disowned-calls" | "denied-checks";
               at: string;
               count: number;
               windowStart: string;

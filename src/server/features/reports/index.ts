@@ -1,10 +1,11 @@
-/** What other features use of reported calls: the integration API's cursor over them. */
+/** What other features use of reported calls: the integration API's cursor over them, and reporting a call (the call-status component). */
 import type { Feature } from "@server/features/feature";
 import { deleteReportsBefore } from "./repository";
 import reportsRoutes from "./routes";
 import { mailDueReportSummaries, REPORTS_KEPT_MS } from "./service";
 
 export { positionReports, reportsFeed } from "./feed";
+export { createReport, mailReportSummary } from "./service";
 
 export const reportsFeature: Feature = {
   name: "reports",

@@ -2368,6 +2368,10 @@ export interface operations {
         content: {
           "application/json": {
             supportEmail: string;
+            callStatusScript: {
+              src: string;
+              integrity: string;
+            } | null;
           };
         };
       };

@@ -18,6 +18,8 @@
  * the last 30 s; while it cannot tell it says "Checking…", and after 10 s, or at once on 401/403 (expired,
  * revoked, deactivated), that nobody phoning in the organisation's name should be trusted.
  */
+
+import type { ComponentState } from "@shared/call-status-protocol";
 import { type CallStatusTexts, ENGLISH_CALL_STATUS_TEXTS as ENGLISH } from "@shared/call-status-texts";
 import { DEFAULT_LANGUAGE, type Language, pickLanguage } from "@shared/languages";
 
@@ -26,7 +28,6 @@ declare const __CALL_STATUS_TEXT_FILES__: Record<string, [string, string]>;
 
 /** The server's protocol (docs/calls.md, "The component's protocol"). */
 const STREAM = "/api/call-status/stream";
-const STATE = "/api/call-status";
 const ANSWER = "/api/call-status/checks/";
 const REPORT = "/api/call-status/report";
 
@@ -36,21 +37,8 @@ const CHECKING_MS = 10_000;
 const POLL_MS = 15_000;
 const ANSWER_DELAY_MS = 1_500;
 
-type Person = { callId?: string; firstName?: string; startedAt?: string; employee?: { firstName?: string } };
-type Check = {
-  id: string;
-  direction?: string;
-  status?: string;
-  firstName?: string;
-  employee?: { firstName?: string };
-};
-type State = {
-  companyName?: string;
-  calling?: Person[];
-  lastCallAt?: string | null;
-  check?: Check | null;
-  canAnswer?: boolean;
-};
+type State = ComponentState;
+type Check = NonNullable<State["check"]>;
 
 const MARK = "data-callproof-call-status";
 
@@ -88,8 +76,7 @@ const fill = (text: string, values: Record<string, string | number>) =>
 
 /** The first word of a name. */
 const first = (name: string | undefined) => (name || "").trim().split(/\s+/)[0] || "";
-const nameOf = (p: { firstName?: string; employee?: { firstName?: string } }) =>
-  first(p.firstName || p.employee?.firstName);
+const nameOf = (p: { firstName?: string }) => first(p.firstName);
 
 /** The script element this code runs from; a loader-injected tag is found by its src. */
 function ownScript(): HTMLScriptElement | null {
@@ -144,7 +131,8 @@ function start(script: HTMLScriptElement) {
   let dead = false;
   let since = Date.now();
   let company = "";
-  let answered: { id: string; answer: string } | null = null;
+  /** The customer's answer here: to which check, what, and the calls then (it is thanked for until they change). */
+  let answered: { check: Check; answer: string; calls: string } | null = null;
   let answerFailed = "";
   let intersecting = typeof IntersectionObserver !== "function";
   let shownKey = "";
@@ -185,21 +173,16 @@ function start(script: HTMLScriptElement) {
     since = 0;
     const s = state;
     const calls = (s.calling || []).filter((c) => nameOf(c));
-    const check = s.check?.id ? s.check : null;
+    const pending = s.check?.id ? s.check : null;
+    // Thanks for an answer given here, until another check comes or the calls change.
+    if (answered && (pending ? pending.id !== answered.check.id : JSON.stringify(calls) !== answered.calls))
+      answered = null;
+    const check = answered?.check || pending;
     const inbound = check?.direction === "inbound";
-    const name = check ? nameOf(check) : "";
-    const say = { company, name };
-    const done = check && (answered?.id === check.id ? answered.answer : check.status);
-    if (check && done === "confirmed") return ["ok", fill(T.saidYes, say), [], null, false];
-    if (check && done === "denied") return ["no", fill(T.saidNo, say), [], null, true];
-    if (
-      check &&
-      done === "pending" &&
-      s.canAnswer !== false &&
-      intersecting &&
-      document.visibilityState === "visible" &&
-      window.top === window.self
-    ) {
+    const say = { company, name: check ? nameOf(check) : "" };
+    if (answered?.answer === "confirmed") return ["ok", fill(T.saidYes, say), [], null, false];
+    if (answered) return ["no", fill(T.saidNo, say), [], null, true];
+    if (check && s.canAnswer && intersecting && document.visibilityState === "visible" && window.top === window.self) {
       return [
         "q",
         fill(inbound ? T.askInbound : T.askOutbound, say),
@@ -209,11 +192,11 @@ function start(script: HTMLScriptElement) {
       ];
     }
     if (calls.length === 1) {
-      const c = calls[0] as Person;
+      const c = calls[0] as State["calling"][number];
       const n = nameOf(c);
       return [
         "ok",
-        fill(T.calling, { company, name: n, time: time(c.startedAt || "", { hour: "2-digit", minute: "2-digit" }) }),
+        fill(T.calling, { company, name: n, time: time(c.startedAt, { hour: "2-digit", minute: "2-digit" }) }),
         [fill(T.callingHint, { name: n })],
         null,
         false,
@@ -257,7 +240,7 @@ function start(script: HTMLScriptElement) {
           ["confirmed", inbound ? T.inboundYes : T.outboundYes],
         ] as const) {
           const b = el("button", { type: "button", disabled: "" }, fill(text, say));
-          b.addEventListener("click", () => sendAnswer(check.id, answer, row));
+          b.addEventListener("click", () => sendAnswer(check, answer, row));
           row.append(b);
         }
         actions.append(row);
@@ -291,12 +274,12 @@ function start(script: HTMLScriptElement) {
       body: JSON.stringify(body),
     });
 
-  async function sendAnswer(id: string, answer: string, row: HTMLElement) {
+  async function sendAnswer(check: Check, answer: string, row: HTMLElement) {
     for (const b of row.querySelectorAll("button")) b.disabled = true;
     answerFailed = "";
     try {
-      const r = await post(ANSWER + encodeURIComponent(id), { answer });
-      if (r.ok) answered = { id, answer };
+      const r = await post(ANSWER + encodeURIComponent(check.id), { answer });
+      if (r.ok) answered = { check, answer, calls: JSON.stringify(state?.calling.filter((c) => nameOf(c))) };
       else if (r.status !== 409) answerFailed = T.answerFailed; // 409: answered already; the stream says how
     } catch {
       answerFailed = T.answerFailed;
@@ -333,7 +316,7 @@ function start(script: HTMLScriptElement) {
       for (const f of fields) if (f.value.trim()) body[f.name] = f.value.trim().replace(/\s+/g, " ");
       send.disabled = true;
       try {
-        reportState = (await post(REPORT, body)).ok ? "sent" : "failed";
+        reportState = (await post(REPORT, { ...body, language })).ok ? "sent" : "failed";
       } catch {
         reportState = "failed";
       }
@@ -381,27 +364,6 @@ function start(script: HTMLScriptElement) {
     retryTimer = setTimeout(connect, ms);
   };
 
-  /** After a 503 (too many streams): the state by a plain request, every 15 s, until a stream is free. */
-  const poll = async () => {
-    later(POLL_MS);
-    try {
-      const r = await fetch(api + STATE, {
-        mode: "cors",
-        credentials: "omit",
-        cache: "no-store",
-        headers: { authorization: `Bearer ${token}` },
-      });
-      if (r.status === 401 || r.status === 403) return refused();
-      if (!r.ok) throw 0;
-      take(await r.text());
-      open = true;
-      confirmedAt = Date.now();
-    } catch {
-      open = false;
-    }
-    render();
-  };
-
   async function connect() {
     clearTimeout(retryTimer);
     controller?.abort();
@@ -417,7 +379,8 @@ function start(script: HTMLScriptElement) {
         signal: c.signal,
       });
       if (r.status === 401 || r.status === 403) return refused();
-      if (r.status === 503) return poll();
+      // Past the server's cap: the stream is asked for again every 15 s (nothing shown meanwhile).
+      if (r.status === 503) return later(POLL_MS);
       if (!r.ok || !r.body) throw 0;
       const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";

@@ -52,7 +52,7 @@ const CSS = `
 h2{margin:0;font-size:1.1em;font-weight:700}
 h2:focus{outline:none}
 p{margin:8px 0 0}
-.a{display:grid;grid-template-columns:repeat(auto-fit,minmax(11rem,1fr));gap:8px;margin-top:12px}
+.a{display:grid;grid-template-columns:repeat(auto-fit,minmax(11rem,1fr));grid-auto-rows:1fr;gap:8px;margin-top:12px}
 button{min-height:44px;padding:10px 14px;font:inherit;font-weight:600;color:#0b57d0;background:#fff;border:2px solid #0b57d0;border-radius:6px;cursor:pointer}
 button:disabled{color:#4d5866;border-color:#8a9099;cursor:default}
 .s{color:#fff;background:#0b57d0}
@@ -140,6 +140,7 @@ function start(script: HTMLScriptElement) {
   let reportState: "" | "form" | "sent" | "failed" = "";
   let controller: AbortController | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let warnTimer: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
   let renewedToken = false;
 
@@ -168,7 +169,10 @@ function start(script: HTMLScriptElement) {
     if (dead) return unavailable;
     if (!open || !state || now - confirmedAt > FRESH_MS) {
       if (!since) since = now;
-      return now - since >= CHECKING_MS ? unavailable : ["", T.checking, [], null, false];
+      if (now - since >= CHECKING_MS) return unavailable;
+      clearTimeout(warnTimer); // the warning exactly 10 s after it could last tell
+      warnTimer = setTimeout(render, since + CHECKING_MS - now);
+      return ["", T.checking, [], null, false];
     }
     since = 0;
     const s = state;

@@ -8,7 +8,16 @@ import { emailSchema, nameSchema } from "./validation";
  * request and answer schemas shared by the server's routes, the OpenAPI document and the dashboard panel.
  */
 
-export const API_KEY_SCOPES = ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read"] as const;
+export const API_KEY_SCOPES = [
+  "codes:write",
+  "codes:read",
+  "reports:read",
+  "audit:read",
+  "activity:read",
+  "calls:read",
+  "calls:write",
+  "checks:answer",
+] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const API_KEY_LIMITS = {
@@ -43,6 +52,9 @@ export const API_KEY_TEXT = {
     "reports:read": "Read reported calls",
     "audit:read": "Read the audit feed",
     "activity:read": "Read daily activity",
+    "calls:read": "Read customers' call status and mint status tokens",
+    "calls:write": "Start and end calls, ask customers to confirm",
+    "checks:answer": "Answer customer checks",
   } satisfies Record<ApiKeyScope, string>,
   create: "Create key",
   creating: "Creating...",

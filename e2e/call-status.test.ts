@@ -49,7 +49,10 @@ async function organisation(server: E2eServer) {
   const v1 = async (key: string, url: string, body?: unknown, method = "POST") => {
     const res = await fetch(`${server.url}/api/v1${url}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -127,13 +130,17 @@ async function customerPage(server: E2eServer, org: Org, opts: { lang?: string; 
 /** The component's heading, as the customer reads it. */
 const heading = (page: Page) => page.locator("[data-callproof-call-status] h2");
 
-async function axeAtBothWidths(page: Page) {
+/** axe's serious findings at 390 and 1280 px (axe's own inline styles, which the page's CSP refuses, forgotten). */
+async function axeAtBothWidths(page: Page, problems: string[]) {
+  const before = problems.length;
   const found: string[] = [];
   for (const viewport of [PHONE_390, DESKTOP]) {
     await page.setViewportSize(viewport);
     found.push(...(await seriousViolations(page)));
   }
   await page.setViewportSize(PHONE_390);
+  const after = problems.splice(before).filter((p) => !/^Applying inline style violates/.test(p));
+  problems.push(...after);
   return found;
 }
 
@@ -170,7 +177,7 @@ describe("the call-status component on the organisation's own page", () => {
       const [a, b] = [await no.boundingBox(), await yes.boundingBox()];
       expect(a && b && [a.width, a.height]).toEqual(b && [b.width, b.height]);
       await component.screenshot({ path: `${SHOTS}/call-status-en-question.png` });
-      expect(await axeAtBothWidths(page)).toEqual([]);
+      expect(await axeAtBothWidths(page, problems)).toEqual([]);
 
       await yes.click();
       await heading(page)
@@ -184,7 +191,7 @@ describe("the call-status component on the organisation's own page", () => {
       const date = new Date(started).toLocaleString("en", { dateStyle: "long", timeStyle: "short", hourCycle: "h23" });
       await component.getByText(`Our last call to you: ${date}`).waitFor();
       await component.screenshot({ path: `${SHOTS}/call-status-en-not-calling.png` });
-      expect(await axeAtBothWidths(page)).toEqual([]);
+      expect(await axeAtBothWidths(page, problems)).toEqual([]);
       // Nothing wider than the phone.
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
         0,
@@ -215,7 +222,7 @@ describe("the call-status component on the organisation's own page", () => {
       await component.getByRole("button", { name: "Oui, j'ai appelé et je parle avec Ada" }).waitFor();
       await expect.poll(() => no.isEnabled()).toBe(true);
       await component.screenshot({ path: `${SHOTS}/call-status-fr-question.png` });
-      expect(await axeAtBothWidths(page)).toEqual([]);
+      expect(await axeAtBothWidths(page, problems)).toEqual([]);
 
       await no.click();
       await heading(page)

@@ -125,8 +125,7 @@ export default async function statusRoutes(app: App) {
     async (request) => {
       const key = keyOf(request);
       const hash = customerHash(app.deps.config.appSecret, key.organisationId, request.body.customerRef);
-      const status = await readCustomerStatus(app.deps.db, key.organisationId, hash, app.deps.clock.now());
-      return toCallStatusAnswer(status);
+      return toCallStatusAnswer(await readCustomerStatus(app.deps.db, key.organisationId, hash, app.deps.clock.now()));
     },
   );
 

@@ -2847,6 +2847,10 @@ export interface operations {
         content: {
           "application/json": {
             supportEmail: string;
+            callStatusScript: {
+              src: string;
+              integrity: string;
+            } | null;
           };
         };
       };

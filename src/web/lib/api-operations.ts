@@ -198,6 +198,46 @@ export const operations = {
   scimDeleteUser: { method: "delete", path: "/api/scim/v2/Users/{id}" },
   /** PATCH /api/scim/v2/Users/{id}: Change an employee: add, replace, remove (active: false deactivates) */
   scimPatchUser: { method: "patch", path: "/api/scim/v2/Users/{id}" },
+  /** POST /api/calls: Start a call with a customer (an active call of the same person ends first) */
+  startCall: { method: "post", path: "/api/calls" },
+  /** GET /api/calls/current: The signed-in employee's active call, or null */
+  getCurrentCall: { method: "get", path: "/api/calls/current" },
+  /** POST /api/calls/{id}/renew: Keep the employee's call alive (2 more minutes, 60 at most) */
+  renewCall: { method: "post", path: "/api/calls/{id}/renew" },
+  /** POST /api/calls/{id}/end: End the employee's call */
+  endCall: { method: "post", path: "/api/calls/{id}/end" },
+  /** POST /api/calls/{id}/disown: Not my call: end a call started through the API in the employee's name, and raise an alert */
+  disownCall: { method: "post", path: "/api/calls/{id}/disown" },
+  /** POST /api/calls/{id}/customer-check: Ask the customer to confirm in their app (2 minutes) */
+  requestCustomerCheck: { method: "post", path: "/api/calls/{id}/customer-check" },
+  /** GET /api/calls/{id}/events: The call's live check, colleagues and end (server-sent events) */
+  streamCallEvents: { method: "get", path: "/api/calls/{id}/events" },
+  /** POST /api/v1/calls: Start (or renew) an employee's call with a customer (scope calls:write) */
+  v1StartCall: { method: "post", path: "/api/v1/calls" },
+  /** POST /api/v1/calls/{id}/end: End a call (scope calls:write) */
+  v1EndCall: { method: "post", path: "/api/v1/calls/{id}/end" },
+  /** POST /api/v1/calls/{id}/customer-check: Ask the call's customer to confirm in their app (scope calls:write) */
+  v1RequestCustomerCheck: { method: "post", path: "/api/v1/calls/{id}/customer-check" },
+  /** GET /api/v1/customer-checks/{id}: A customer check's status (scope calls:read) */
+  v1GetCustomerCheck: { method: "get", path: "/api/v1/customer-checks/{id}" },
+  /** POST /api/v1/customer-checks/{id}: Give the customer's answer to a check, from the organisation's own app (scope checks:answer) */
+  v1AnswerCustomerCheck: { method: "post", path: "/api/v1/customer-checks/{id}" },
+  /** POST /api/v1/customers/export: Every call, check and answer kept for a customer (scope calls:read) */
+  v1ExportCustomer: { method: "post", path: "/api/v1/customers/export" },
+  /** POST /api/v1/customers/erase: Erase a customer's calls, checks, status tokens and the webhook deliveries naming them (scope calls:write) */
+  v1EraseCustomer: { method: "post", path: "/api/v1/customers/erase" },
+  /** POST /api/v1/customers/status-token: A status token for the call-status component (scope calls:read; checks:answer with answer) */
+  v1CreateStatusToken: { method: "post", path: "/api/v1/customers/status-token" },
+  /** DELETE /api/v1/customers/status-tokens: Revoke every status token of a customer (scope calls:read) */
+  v1RevokeStatusTokens: { method: "delete", path: "/api/v1/customers/status-tokens" },
+  /** POST /api/v1/customers/call-status: Who is calling a customer now, and when we last called (scope calls:read) */
+  v1CustomerCallStatus: { method: "post", path: "/api/v1/customers/call-status" },
+  /** GET /api/call-status/stream: The customer's live call status (the call-status component's stream) */
+  callStatusStream: { method: "get", path: "/api/call-status/stream" },
+  /** POST /api/call-status/checks/{id}: The customer's answer to a check (the call-status component, a token minted with answer) */
+  callStatusAnswerCheck: { method: "post", path: "/api/call-status/checks/{id}" },
+  /** POST /api/call-status/report: Report this call (the call-status component): to the token's organisation */
+  callStatusReport: { method: "post", path: "/api/call-status/report" },
 } as const satisfies { [Id in keyof OperationTypes]: { method: Method; path: keyof paths } };
 
 /** The operationId of an operation of the API. */

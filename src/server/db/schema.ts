@@ -476,10 +476,7 @@ export const alerts = pgTable(
   },
   (t) => [
     index("alerts_org_at_idx").on(t.organisationId, t.at),
-    check(
-      "alerts_kind_check",
-      sql`${t.kind} in ('failed-lookups', 'reports', 'disowned-calls', 'denied-checks')`,
-    ),
+    check("alerts_kind_check", sql`${t.kind} in ('failed-lookups', 'reports', 'disowned-calls', 'denied-checks')`),
   ],
 );
 

@@ -12,8 +12,8 @@ export function DashboardPage() {
   const code = useIdentityCode();
   const [language, setLanguage] = useCustomerLanguage();
   const check = useCustomerCheck(code.id);
-  // A verified code's words stay until its countdown would have reached 0 (the timer is hidden meanwhile),
-  // then go like any other's; the "Verified by the customer" line stays.
+  // A verified code's words and its "Expires in: N seconds" line stay until the countdown reaches 0, as the
+  // specification has it (the verified notice sits beside them), then go like any other's; the notice stays.
   const verified = check?.state === "verified";
 
   return (
@@ -88,12 +88,8 @@ export function DashboardPage() {
               <p className="muted">{CODES_TEXT.codeExpired}</p>
             ) : null}
           </div>
-          {code.words && !verified && (
-            <>
-              <p className="identity__timer">{CODES_TEXT.expiresIn(code.secondsLeft)}</p>
-              <p className="muted">{CODES_TEXT.shareHint}</p>
-            </>
-          )}
+          {code.words && <p className="identity__timer">{CODES_TEXT.expiresIn(code.secondsLeft)}</p>}
+          {code.words && !verified && <p className="muted">{CODES_TEXT.shareHint}</p>}
           {/* Its own live region: a screen reader hears the customer's check the moment it happens. */}
           <p className="customer-check" role="status" aria-live="polite" data-state={check?.state}>
             {checkText(check, code.expired)}

@@ -10,7 +10,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 /** The identity-code calls. */
 export const codesApi = {
   clientInfo: (signal?: AbortSignal) => call(client.GET("/api/client-info", { signal })),
-  generateWords: (language: Language) => call(client.POST("/api/generate-words", { body: { language } })),
+  /** with `callId` (the caller's active call) the code belongs to that call */
+  generateWords: (language: Language, callId?: string) =>
+    call(client.POST("/api/generate-words", { body: callId ? { language, callId } : { language } })),
   /** the code's status as server-sent events */
   eventsHref: (id: number) => apiHref("/api/codes/{id}/events", { path: { id: String(id) } }),
 };
@@ -99,7 +101,8 @@ export type IdentityCode = {
   error: string | null;
   /** true after a shown code ran out (until the next one) */
   expired: boolean;
-  generate(language: Language): Promise<void>;
+  /** `callFor`: the call the code belongs to (null: none); a failure there is shown and no code is made */
+  generate(language: Language, callFor?: () => Promise<string | null>): Promise<void>;
 };
 
 /**
@@ -135,13 +138,14 @@ export function useIdentityCode(): IdentityCode {
   }, [stop]);
 
   const generate = useCallback(
-    async (asked: Language) => {
+    async (asked: Language, callFor?: () => Promise<string | null>) => {
       if (busy) return;
       setBusy(true);
       setError(null);
       try {
+        const callId = (await callFor?.()) ?? undefined;
         const sent = performance.now();
-        const answer = await codesApi.generateWords(asked);
+        const answer = await codesApi.generateWords(asked, callId);
         stop();
         deadline.current = sent + IDENTITY_CODE.lifetimeMs;
         setId(answer.id);

@@ -3,11 +3,22 @@ import { LANGUAGE_NAMES, LANGUAGES, type Language } from "@shared/languages";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
 import { type CustomerCheck, useClientInfo, useCustomerCheck, useCustomerLanguage, useIdentityCode } from "../api";
+import type { ReactNode } from "react";
 import "@web/components/ui/ui.css";
 import "../components/codes.css";
 
-/** /dashboard, the Identity Code screen: who you are, and a 60-second three-word code on demand. */
-export function DashboardPage() {
+/** What the app puts below the specified screen (the call panel) and the call a new code belongs to. */
+export type DashboardExtras = {
+  /** the call a new code belongs to, started if needed (null: none); throws to stop the code */
+  callForCode?: () => Promise<string | null>;
+  below?: ReactNode;
+};
+
+/**
+ * /dashboard, the Identity Code screen: who you are, and a 60-second three-word code on demand; below it,
+ * whatever the app adds (the call panel), which leaves the specified screen as it is.
+ */
+export function DashboardPage({ callForCode, below }: DashboardExtras = {}) {
   const info = useClientInfo();
   const code = useIdentityCode();
   const [language, setLanguage] = useCustomerLanguage();
@@ -65,7 +76,7 @@ export function DashboardPage() {
           <button
             type="button"
             className="button button--primary"
-            onClick={() => void code.generate(language)}
+            onClick={() => void code.generate(language, callForCode)}
             aria-disabled={code.busy || undefined}
             data-busy={code.busy || undefined}
           >
@@ -96,6 +107,7 @@ export function DashboardPage() {
           </p>
         </section>
       </div>
+      {below}
     </Page>
   );
 }

@@ -1,6 +1,6 @@
-import { DashboardPage } from "../features/codes/pages/dashboard-page";
 import { CallPanel } from "../features/calls/call-panel";
 import { useCallPanel } from "../features/calls/use-call";
+import { DashboardPage } from "../features/codes/pages/dashboard-page";
 
 /**
  * /dashboard: the specified Generate Identity Code screen (codes) with the call panel (calls) below it; a

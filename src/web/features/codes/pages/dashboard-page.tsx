@@ -2,8 +2,8 @@ import { CODES_TEXT } from "@shared/codes";
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from "@shared/languages";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
-import { type CustomerCheck, useClientInfo, useCustomerCheck, useCustomerLanguage, useIdentityCode } from "../api";
 import type { ReactNode } from "react";
+import { type CustomerCheck, useClientInfo, useCustomerCheck, useCustomerLanguage, useIdentityCode } from "../api";
 import "@web/components/ui/ui.css";
 import "../components/codes.css";
 

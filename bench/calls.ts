@@ -93,7 +93,7 @@ async function openStream(url: string, headers: Record<string, string>) {
   const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: controller.signal });
   if (!res.ok || !res.body) throw new Error(`stream ${url}: ${res.status} ${await res.text()}`);
   const events: Event[] = [];
-  let wake: (() => void) | null = null;
+  const waiting: { wake?: () => void } = {};
   const reading = (async () => {
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
@@ -108,7 +108,7 @@ async function openStream(url: string, headers: Record<string, string>) {
           const event = /^event: ?(.*)$/m.exec(block)?.[1];
           const data = /^data: ?(.*)$/m.exec(block)?.[1];
           if (event && data) events.push({ event, data: JSON.parse(data), at: performance.now() });
-          wake?.();
+          waiting.wake?.();
         }
       }
     } catch {
@@ -124,7 +124,7 @@ async function openStream(url: string, headers: Record<string, string>) {
         if (found) return found;
         if (performance.now() > deadline) throw new Error(`no such event on ${url}: ${JSON.stringify(events)}`);
         await new Promise<void>((resolve) => {
-          wake = resolve;
+          waiting.wake = resolve;
           setTimeout(resolve, 200);
         });
       }

@@ -66,7 +66,11 @@ async function checkOf(callId: string) {
   return check;
 }
 
-async function openDashboard(email: string, password: string, viewport = DESKTOP): Promise<Page> {
+async function openDashboard(
+  email: string,
+  password: string,
+  viewport: { width: number; height: number } = DESKTOP,
+): Promise<Page> {
   const page = await suite.newPage(viewport);
   await signInThroughUi(page, suite.server, email, password);
   await page.goto("/dashboard");

@@ -43,6 +43,8 @@ export type Config = {
   retentionIpDays: number;
   /** audit events older than this many days are deleted */
   retentionAuditDays: number;
+  /** calls and their checks older than this many days are deleted, with the webhook deliveries naming them */
+  retentionCallsDays: number;
   /** where the server may connect on an organisation's behalf (OUTBOUND_ALLOWED_HOSTS; default `external`) */
   outbound: OutboundPolicy;
   /** failed code look-ups a minute, platform-wide, above which an alert is logged (nobody is refused) */
@@ -150,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const shutdownDelayMs = wholeNumber("SHUTDOWN_DELAY_SECONDS", get("SHUTDOWN_DELAY_SECONDS") ?? "0", 0, 120) * 1000;
   const retentionIpDays = wholeNumber("RETENTION_IP_DAYS", get("RETENTION_IP_DAYS") ?? "30", 0, 9999);
   const retentionAuditDays = wholeNumber("RETENTION_AUDIT_DAYS", get("RETENTION_AUDIT_DAYS") ?? "400", 1, 9999);
+  const retentionCallsDays = wholeNumber("RETENTION_CALLS_DAYS", get("RETENTION_CALLS_DAYS") ?? "90", 1, 9999);
   const codeGuessAlertPerMinute = wholeNumber(
     "CODE_GUESS_ALERT_PER_MINUTE",
     get("CODE_GUESS_ALERT_PER_MINUTE") ?? "600",
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDelayMs,
     retentionIpDays,
     retentionAuditDays,
+    retentionCallsDays,
     siteDnsServers,
     siteCheckTestHttpPort,
     outbound,

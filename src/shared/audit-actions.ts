@@ -60,6 +60,12 @@ export const AUDIT_ACTIONS = {
   scimDeactivateUser: "scim.deactivate-user",
   scimReactivateUser: "scim.reactivate-user",
   scimDeleteUser: "scim.delete-user",
+  startCall: "call.start",
+  endCall: "call.end",
+  disownCall: "call.disown",
+  requestCheck: "call.check-request",
+  answerCheck: "call.check-answer",
+  eraseCustomer: "call.erase-customer",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -80,6 +80,13 @@ export const ERROR_CODES = {
   apiKeyInvalid: "api.key_invalid",
   apiScopeMissing: "api.scope_missing",
   apiEmployeeNotFound: "api.employee_not_found",
+  // calls
+  customerRefInvalid: "calls.customer_ref_invalid",
+  callNotFound: "calls.not_found",
+  checkNotFound: "calls.check_not_found",
+  checkConflict: "calls.check_conflict",
+  callEnded: "calls.ended",
+  apiScopesConflict: "api_keys.scopes_conflict",
   // single sign-on
   ssoRequired: "sso.required",
   ssoInvalidIssuer: "sso.invalid_issuer",

@@ -1,6 +1,14 @@
 import { z } from "zod";
 
-export const WEBHOOK_EVENT_NAMES = ["code.verified", "call.reported", "alert.raised"] as const;
+export const WEBHOOK_EVENT_NAMES = [
+  "code.verified",
+  "call.reported",
+  "alert.raised",
+  "call.started",
+  "call.ended",
+  "customer-check.requested",
+  "customer-check.answered",
+] as const;
 export const WEBHOOK_URL_MAX = 2000;
 
 export const WEBHOOK_TEXT = {

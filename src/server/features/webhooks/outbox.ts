@@ -14,6 +14,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENT_NAMES)[number] | "webhook.test"
  * organisations): `from` is the CTE (or table) the event comes from, `organisationId` and
  * `data` are expressions over it. Written in the statement of the event itself, so both commit together.
  * The body is the Standard Webhooks envelope `{type, timestamp, data}`; the `webhook-id` a fresh `msg_…`.
+ * A call event names its customer (`customerHash`, whose presence also says that `data.customerRef` is
+ * kept sealed: the sender opens it, so the reference is never in clear at rest) and its call (`callId`).
  */
 export function queueDeliveries(p: {
   type: WebhookEvent;
@@ -21,12 +23,15 @@ export function queueDeliveries(p: {
   from: SQL;
   organisationId: SQL;
   data: SQL;
+  customerHash?: SQL;
+  callId?: SQL;
 }): SQL {
   return sql`
-    insert into webhook_deliveries (message_id, organisation_id, event_type, payload, created_at, next_attempt_at)
+    insert into webhook_deliveries (message_id, organisation_id, event_type, payload, created_at, next_attempt_at,
+      customer_hash, call_id)
     select 'msg_' || replace(gen_random_uuid()::text, '-', ''), we.organisation_id, ${p.type}::text,
       jsonb_build_object('type', ${p.type}::text, 'timestamp', ${p.now}::text, 'data', ${p.data})::text,
-      ${p.now}::timestamptz, ${p.now}::timestamptz
+      ${p.now}::timestamptz, ${p.now}::timestamptz, ${p.customerHash ?? sql`null`}::text, ${p.callId ?? sql`null`}::text
     from ${p.from} join webhook_endpoints we on we.organisation_id = ${p.organisationId}
     where (${p.type}::text = any(we.events) or ${p.type}::text = 'webhook.test')
       and ${organisationActiveSql(sql`we.organisation_id`)}

@@ -79,6 +79,8 @@ export type DueDelivery = {
   created_at: Date;
   url: string | null;
   secret_sealed: string | null;
+  /** a call event's customer: its payload's `data.customerRef` is sealed (the sender opens it) */
+  customer_hash: string | null;
 };
 
 /** How the claim shares the workers out: see `claimDue`. */
@@ -149,10 +151,10 @@ export async function claimDue(
       update webhook_deliveries d set locked_until = ${leaseUntil.toISOString()}::timestamptz,
         attempts = d.attempts + 1, last_attempt_at = ${at}::timestamptz
       from picked where d.id = picked.id
-      returning d.id, d.organisation_id, d.event_type, d.message_id, d.payload, d.attempts, d.created_at
+      returning d.id, d.organisation_id, d.event_type, d.message_id, d.payload, d.attempts, d.created_at, d.customer_hash
     )
     select c.id, c.organisation_id, c.event_type, c.message_id, c.payload, c.attempts, c.created_at,
-      we.url, we.secret_sealed
+      c.customer_hash, we.url, we.secret_sealed
     from claimed c left join webhook_endpoints we on we.organisation_id = c.organisation_id`);
 }
 

@@ -216,11 +216,36 @@ async function attempt(deps: Deps, d: repo.DueDelivery) {
       permanent: false,
     } as const;
   }
-  const headers = signedHeaders(secret, d.message_id, deps.clock.now(), d.payload);
-  return postDelivery(deps.config.outbound, d.url, headers, d.payload, {
+  const body = d.customer_hash ? openedCallPayload(deps, d) : d.payload;
+  if (body === null)
+    return { ok: false, status: null, error: "the customer reference cannot be read", permanent: true } as const;
+  const headers = signedHeaders(secret, d.message_id, deps.clock.now(), body);
+  return postDelivery(deps.config.outbound, d.url, headers, body, {
     connectTimeoutMs: WEBHOOK_TIMEOUTS.connectMs,
     timeoutMs: WEBHOOK_TIMEOUTS.connectMs + WEBHOOK_TIMEOUTS.readMs,
   });
+}
+
+/**
+ * A call event's body as sent: kept with `data.customerRef` sealed for the organisation (never in clear at
+ * rest), opened only here, just before it is signed and sent. Null when it does not open.
+ */
+function openedCallPayload(deps: Deps, d: repo.DueDelivery): string | null {
+  try {
+    const body = JSON.parse(d.payload) as { data?: { customerRef?: unknown } };
+    if (!body.data || typeof body.data.customerRef !== "string") return d.payload;
+    const ref = openSecret(
+      deps.config.appSecret,
+      SEALED_PURPOSES.customerRef,
+      Number(d.organisation_id),
+      body.data.customerRef,
+    );
+    if (ref === null) return null;
+    body.data.customerRef = ref;
+    return JSON.stringify(body);
+  } catch {
+    return null;
+  }
 }
 
 /** One attempt at one claimed delivery, and the circuit breaker's bookkeeping for its endpoint. */

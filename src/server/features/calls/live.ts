@@ -1,0 +1,123 @@
+import fp from "fastify-plugin";
+import { CALL_EVENTS_CHANNEL } from "./repository";
+
+type Listener = () => void;
+
+/**
+ * Live changes of calls and checks, for this process's streams (the employee's call panel, the customer's
+ * component). Every process LISTENs on CALL_EVENTS_CHANNEL; each change of a call or check (start, end,
+ * expiry, a check asked, answered or expired) notifies `<organisationId>:<customerHash>:<callId>`, and the
+ * subscribers of that customer and of that call are called: they read the state again. After the listening
+ * connection was lost and found again, every subscriber is called. Listeners are never given the state
+ * itself (and never the customerRef): they read it from the database.
+ */
+export class CallEvents {
+  private readonly customers = new Map<string, Set<Listener>>();
+  private readonly calls = new Map<string, Set<Listener>>();
+
+  /** Calls `listener` whenever the customer's calls or checks with the organisation may have changed. */
+  subscribeCustomer(organisationId: number, customerHash: string, listener: Listener): () => void {
+    return add(this.customers, `${organisationId}:${customerHash}`, listener);
+  }
+
+  /** Calls `listener` whenever the call or one of its checks may have changed. */
+  subscribeCall(callId: string, listener: Listener): () => void {
+    return add(this.calls, callId, listener);
+  }
+
+  /** A notification's payload: `<organisationId>:<customerHash>:<callId>`. */
+  notify(payload: string) {
+    const [organisationId, customerHash, callId] = payload.split(":");
+    if (!organisationId || !customerHash) return;
+    const called = new Set<Listener>();
+    const call = (set: Set<Listener> | undefined) => {
+      for (const l of [...(set ?? [])]) {
+        if (called.has(l)) continue;
+        called.add(l);
+        safely(l);
+      }
+    };
+    call(this.customers.get(`${organisationId}:${customerHash}`));
+    if (callId) call(this.calls.get(callId));
+  }
+
+  /** After a lost LISTEN connection: every subscriber reads its state again. */
+  resync() {
+    for (const set of [...this.customers.values(), ...this.calls.values()]) for (const l of [...set]) safely(l);
+  }
+}
+
+/** The open event streams of one app: counted per employee, ended when the app stops. */
+export class CallStreams {
+  private readonly perUser = new Map<number, number>();
+  private readonly streams = new Set<() => void>();
+
+  /** Counts an open stream of a user; null when the user has too many (`max`). */
+  open(userId: number, max: number, end: () => void): (() => void) | null {
+    const n = this.perUser.get(userId) ?? 0;
+    if (n >= max) return null;
+    this.perUser.set(userId, n + 1);
+    this.streams.add(end);
+    return () => {
+      this.streams.delete(end);
+      const left = (this.perUser.get(userId) ?? 1) - 1;
+      if (left > 0) this.perUser.set(userId, left);
+      else this.perUser.delete(userId);
+    };
+  }
+
+  /** Ends every open stream (the server is stopping). */
+  endAll() {
+    for (const end of [...this.streams]) end();
+  }
+}
+
+function add(map: Map<string, Set<Listener>>, key: string, listener: Listener): () => void {
+  const set = map.get(key) ?? new Set<Listener>();
+  map.set(key, set);
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0 && map.get(key) === set) map.delete(key);
+  };
+}
+
+function safely(listener: Listener) {
+  try {
+    listener();
+  } catch {
+    // a listener's own failure is its own: the others still hear
+  }
+}
+
+/** The process's one hub of call events, fed by every app's LISTEN connection (features/calls plugin). */
+export const callEvents = new CallEvents();
+
+declare module "fastify" {
+  interface FastifyInstance {
+    callEvents: CallEvents;
+    callStreams: CallStreams;
+  }
+}
+
+/** The plugin that LISTENs on the call events channel and feeds `callEvents`. */
+export const callEventsPlugin = fp(
+  async (app) => {
+    app.decorate("callEvents", callEvents);
+    const streams = new CallStreams();
+    app.decorate("callStreams", streams);
+    let stop = async () => {};
+    app.addHook("onReady", async () => {
+      stop = await app.deps.notifications.listen(
+        CALL_EVENTS_CHANNEL,
+        (payload) => callEvents.notify(payload),
+        () => callEvents.resync(),
+      );
+    });
+    app.addHook("preClose", async () => {
+      streams.endAll();
+      await stop();
+    });
+  },
+  { name: "call-events", dependencies: ["deps"] },
+);

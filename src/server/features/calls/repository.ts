@@ -1,0 +1,543 @@
+import type { Db, Executor } from "@server/db/client";
+import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
+import { CALL_LIMITS, type CallDirection, type CheckStatus } from "@shared/calls";
+import { type SQL, sql } from "drizzle-orm";
+
+/**
+ * Every process hears on it each change of a call or check: `<organisationId>:<customerHash>:<callId>`
+ * (ids and the keyed hash only, never the customerRef).
+ */
+export const CALL_EVENTS_CHANNEL = "call_events";
+
+const iso = (d: Date) => d.toISOString();
+/** A timestamp column as the ISO text the answers use. */
+const isoSql = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** The first word of a full name, as the customer sees the employee. */
+const firstNameSql = (fullName: SQL) => sql`coalesce(split_part(btrim(${fullName}), ' ', 1), '')`;
+const notifySql = (from: SQL, alias: string) =>
+  sql`select pg_notify(${CALL_EVENTS_CHANNEL}::text, ${sql.raw(alias)}.organisation_id::text || ':' || ${sql.raw(alias)}.customer_hash || ':' || ${sql.raw(alias)}.call_id) from ${from} ${sql.raw(alias)}`;
+
+/** Who did it, for the audit rows a statement writes itself. */
+export type AuditBy = {
+  actorId: number | null;
+  actorEmail: string | null;
+  ip: string | null;
+  /** "dashboard", "api:<key prefix>", "component" or "system" */
+  via: string;
+};
+
+const auditInsert = (p: {
+  at: string;
+  by: AuditBy;
+  action: AuditAction;
+  from: SQL;
+  organisationId: SQL;
+  target: SQL;
+  detail: SQL;
+}) => sql`
+  insert into audit_log (at, actor_id, actor_email, organisation_id, action, target, ip, outcome, detail)
+  select ${p.at}::timestamptz, ${p.by.actorId}::int, ${p.by.actorEmail}::text, ${p.organisationId}, ${p.action}::text,
+    ${p.target}, ${p.by.ip}::text, 'success', jsonb_build_object('via', ${p.by.via}::text) || ${p.detail}
+  from ${p.from}
+  returning id`;
+
+export type EndedCall = { id: string; user_id: number; organisation_id: number; end_reason: string };
+
+/**
+ * Ends the active calls `where` selects (an SQL condition over `c`, a row of calls), in one statement:
+ * each gets its end (a call already past its `endsAt` ends then, as not renewed), its pending checks
+ * expire, its `call.ended` delivery is queued with the next sequence, the end is audited, and every
+ * process is told.
+ */
+export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Date; by: AuditBy }) {
+  const now = iso(p.now);
+  return db.rows<EndedCall>(sql`
+    with ended as (
+      update calls c set
+        ended_at = case when c.ends_at <= ${now}::timestamptz then c.ends_at else ${now}::timestamptz end,
+        end_reason = case
+          when c.ends_at > ${now}::timestamptz then ${p.reason}::text
+          when c.ends_at >= c.started_at + interval '${sql.raw(String(CALL_LIMITS.maxLengthMs / 1000))} seconds' then 'max-length'
+          else 'not-renewed' end,
+        sequence = c.sequence + 1
+      where c.ended_at is null and (${p.where})
+      returning c.id, c.id as call_id, c.user_id, c.organisation_id, c.customer_hash, c.customer_sealed, c.ended_at,
+        c.sequence, c.end_reason
+    ),
+    expired as (
+      update customer_checks k set status = 'expired'
+      from ended where k.call_id = ended.id and k.status = 'pending'
+      returning k.id
+    ),
+    queued as (${queueDeliveries({
+      type: "call.ended",
+      now,
+      from: sql`ended`,
+      organisationId: sql`ended.organisation_id`,
+      data: sql`jsonb_build_object('id', ended.id, 'customerRef', ended.customer_sealed,
+        'endedAt', ${isoSql(sql`ended.ended_at`)}, 'sequence', ended.sequence)`,
+      customerHash: sql`ended.customer_hash`,
+      callId: sql`ended.id`,
+    })}),
+    woken as (${wakeWorkers(sql`queued`)}),
+    logged as (${auditInsert({
+      at: now,
+      by: p.by,
+      action: AUDIT_ACTIONS.endCall,
+      from: sql`ended`,
+      organisationId: sql`ended.organisation_id`,
+      target: sql`ended.id`,
+      detail: sql`jsonb_build_object('reason', ended.end_reason)`,
+    })}),
+    notified as (${notifySql(sql`ended`, "n")})
+    select e.id, e.user_id, e.organisation_id, e.end_reason,
+      (select count(*) from expired) as expired, (select count(*) from woken) as woken,
+      (select count(*) from logged) as logged, (select count(*) from notified) as notified
+    from ended e`);
+}
+
+/** Inside an erasure's transaction: the person's active call ends, its pending checks expire. */
+export async function endCallsOfErased(tx: Executor, userId: number, now: Date) {
+  await tx.execute(sql`
+    with ended as (
+      update calls set ended_at = ${iso(now)}::timestamptz, end_reason = 'erased', sequence = sequence + 1
+      where user_id = ${userId}::int and ended_at is null
+      returning id
+    )
+    update customer_checks k set status = 'expired' from ended where k.call_id = ended.id and k.status = 'pending'`);
+}
+
+export type CallRow = {
+  id: string;
+  organisation_id: number;
+  user_id: number;
+  customer_hash: string;
+  customer_sealed: string;
+  direction: CallDirection;
+  started_via: string;
+  started_at: Date;
+  ends_at: Date;
+  ended_at: Date | null;
+  full_name: string;
+  email: string;
+};
+
+const CALL_COLUMNS = sql`c.id, c.organisation_id, c.user_id, c.customer_hash, c.customer_sealed, c.direction,
+  c.started_via, c.started_at, c.ends_at, c.ended_at, u.full_name, u.email`;
+
+/** The user's active call (ended, or past its endsAt, is not active), or undefined. */
+export async function activeCallOf(db: Db, userId: number, now: Date): Promise<CallRow | undefined> {
+  const [row] = await db.rows<CallRow>(sql`
+    select ${CALL_COLUMNS} from calls c join users u on u.id = c.user_id
+    where c.user_id = ${userId}::int and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz`);
+  return row;
+}
+
+/** A call of the organisation (any state), or undefined. */
+export async function findCall(db: Db, organisationId: number, id: string): Promise<CallRow | undefined> {
+  const [row] = await db.rows<CallRow>(sql`
+    select ${CALL_COLUMNS} from calls c join users u on u.id = c.user_id
+    where c.id = ${id}::text and c.organisation_id = ${organisationId}::int`);
+  return row;
+}
+
+/**
+ * Inserts a call (its `call.started` delivery with sequence 1, its audit row and the notification in the
+ * same statement). Throws the unique violation when the user already has an active call.
+ */
+export async function insertCall(
+  db: Db,
+  p: {
+    id: string;
+    organisationId: number;
+    userId: number;
+    customerHash: string;
+    customerSealed: string;
+    direction: CallDirection;
+    startedVia: string;
+    sessionHash: string | null;
+    now: Date;
+    by: AuditBy;
+  },
+): Promise<CallRow> {
+  const now = iso(p.now);
+  const endsAt = iso(new Date(p.now.getTime() + CALL_LIMITS.renewWithinMs));
+  const [row] = await db.rows<CallRow>(sql`
+    with started as (
+      insert into calls (id, organisation_id, user_id, customer_hash, customer_sealed, direction, started_via,
+        session_id, started_at, renewed_at, ends_at, sequence)
+      values (${p.id}::text, ${p.organisationId}::int, ${p.userId}::int, ${p.customerHash}::text,
+        ${p.customerSealed}::text, ${p.direction}::text, ${p.startedVia}::text,
+        (select s.id from sessions s where s.token_hash = ${p.sessionHash}::text), ${now}::timestamptz,
+        ${now}::timestamptz, ${endsAt}::timestamptz, 1)
+      returning *, id as call_id
+    ),
+    withUser as (
+      select started.*, u.full_name, u.email from started join users u on u.id = started.user_id
+    ),
+    queued as (${queueDeliveries({
+      type: "call.started",
+      now,
+      from: sql`withUser`,
+      organisationId: sql`withUser.organisation_id`,
+      data: sql`jsonb_build_object('id', withUser.id, 'customerRef', withUser.customer_sealed,
+        'direction', withUser.direction,
+        'employee', jsonb_build_object('firstName', ${firstNameSql(sql`withUser.full_name`)},
+          'fullName', withUser.full_name, 'email', withUser.email),
+        'startedAt', ${isoSql(sql`withUser.started_at`)}, 'sequence', withUser.sequence)`,
+      customerHash: sql`withUser.customer_hash`,
+      callId: sql`withUser.id`,
+    })}),
+    woken as (${wakeWorkers(sql`queued`)}),
+    logged as (${auditInsert({
+      at: now,
+      by: p.by,
+      action: AUDIT_ACTIONS.startCall,
+      from: sql`started`,
+      organisationId: sql`started.organisation_id`,
+      target: sql`started.id`,
+      detail: sql`jsonb_build_object('direction', started.direction, 'employeeId', started.user_id)`,
+    })}),
+    notified as (${notifySql(sql`started`, "n")})
+    select w.id, w.organisation_id, w.user_id, w.customer_hash, w.customer_sealed, w.direction, w.started_via,
+      w.started_at, w.ends_at, w.ended_at, w.full_name, w.email,
+      (select count(*) from woken) as woken, (select count(*) from logged) as logged,
+      (select count(*) from notified) as notified
+    from withUser w`);
+  if (!row) throw new Error("call insert returned no row");
+  return row;
+}
+
+/** Renews an active call: endsAt = min(now + 2 minutes, start + 60 minutes). The new endsAt, or undefined. */
+export async function renewCall(db: Db, p: { id: string; userId: number; now: Date }) {
+  const now = iso(p.now);
+  const [row] = await db.rows<{ ends_at: Date }>(sql`
+    update calls set renewed_at = ${now}::timestamptz,
+      ends_at = least(${now}::timestamptz + interval '${sql.raw(String(CALL_LIMITS.renewWithinMs / 1000))} seconds',
+        started_at + interval '${sql.raw(String(CALL_LIMITS.maxLengthMs / 1000))} seconds')
+    where id = ${p.id}::text and user_id = ${p.userId}::int and ended_at is null and ends_at > ${now}::timestamptz
+    returning ends_at`);
+  return row?.ends_at;
+}
+
+/** Marks a call disowned (the caller ends it next). Whether it was an active API-started call of the user. */
+export async function markDisowned(db: Db, p: { id: string; userId: number; now: Date }) {
+  const now = iso(p.now);
+  const rows = await db.rows<{ id: string }>(sql`
+    update calls set disowned_at = ${now}::timestamptz
+    where id = ${p.id}::text and user_id = ${p.userId}::int and ended_at is null and ends_at > ${now}::timestamptz
+      and started_via like 'api:%'
+    returning id`);
+  return rows.length > 0;
+}
+
+// ---- customer checks ----
+
+export type CheckRow = {
+  id: string;
+  call_id: string;
+  organisation_id: number;
+  customer_hash: string;
+  status: CheckStatus;
+  created_at: Date;
+  expires_at: Date;
+  answered_at: Date | null;
+  answered_via: string | null;
+};
+
+/** Marks pending checks past their expiry expired (and says so to every process). How many. */
+export async function expireDueChecks(db: Db, now: Date, where: SQL = sql`true`) {
+  const rows = await db.rows<{ n: number }>(sql`
+    with expired as (
+      update customer_checks k set status = 'expired'
+      where k.status = 'pending' and k.expires_at <= ${iso(now)}::timestamptz and (${where})
+      returning k.organisation_id, k.customer_hash, k.call_id
+    ),
+    notified as (${notifySql(sql`expired`, "n")})
+    select (select count(*) from expired)::int as n, (select count(*) from notified)::int as notified`);
+  return rows[0]?.n ?? 0;
+}
+
+/** Why a check cannot be asked for: the customer's pending check, or a denial on this call; else null. */
+export async function checkConflict(db: Db, call: { id: string; organisation_id: number; customer_hash: string }) {
+  const rows = await db.rows<{ reason: "pending" | "denied" }>(sql`
+    select case when k.status = 'pending' then 'pending' else 'denied' end as reason
+    from customer_checks k
+    where (k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text
+        and k.status = 'pending')
+      or (k.call_id = ${call.id}::text and k.status = 'denied')
+    limit 1`);
+  return rows[0]?.reason ?? null;
+}
+
+/**
+ * Inserts a pending check of an active call (its `customer-check.requested` delivery with the call's next
+ * sequence, its audit row and the notification in the same statement). Undefined when the call is no longer
+ * active; throws the unique violation when the customer already has a pending check.
+ */
+export async function insertCheck(
+  db: Db,
+  p: { id: string; callId: string; requestedBy: number | null; now: Date; by: AuditBy },
+): Promise<CheckRow | undefined> {
+  const now = iso(p.now);
+  const expiresAt = iso(new Date(p.now.getTime() + CALL_LIMITS.checkLifetimeMs));
+  const [row] = await db.rows<CheckRow>(sql`
+    with call as (
+      update calls c set sequence = c.sequence + 1
+      where c.id = ${p.callId}::text and c.ended_at is null and c.ends_at > ${now}::timestamptz
+      returning c.id, c.organisation_id, c.customer_hash, c.customer_sealed, c.direction, c.sequence, c.user_id
+    ),
+    asked as (
+      insert into customer_checks (id, call_id, organisation_id, customer_hash, requested_by, requested_via, status,
+        created_at, expires_at)
+      select ${p.id}::text, call.id, call.organisation_id, call.customer_hash, ${p.requestedBy}::int, ${p.by.via}::text,
+        'pending', ${now}::timestamptz, ${expiresAt}::timestamptz
+      from call
+      returning *, call_id as call_id_
+    ),
+    ev as (
+      select asked.id, asked.call_id, asked.organisation_id, asked.customer_hash, asked.expires_at, call.customer_sealed,
+        call.direction, call.sequence, u.full_name
+      from asked join call on call.id = asked.call_id join users u on u.id = call.user_id
+    ),
+    queued as (${queueDeliveries({
+      type: "customer-check.requested",
+      now,
+      from: sql`ev`,
+      organisationId: sql`ev.organisation_id`,
+      data: sql`jsonb_build_object('id', ev.id, 'callId', ev.call_id, 'customerRef', ev.customer_sealed,
+        'direction', ev.direction, 'employee', jsonb_build_object('firstName', ${firstNameSql(sql`ev.full_name`)}),
+        'expiresAt', ${isoSql(sql`ev.expires_at`)}, 'sequence', ev.sequence)`,
+      customerHash: sql`ev.customer_hash`,
+      callId: sql`ev.call_id`,
+    })}),
+    woken as (${wakeWorkers(sql`queued`)}),
+    logged as (${auditInsert({
+      at: now,
+      by: p.by,
+      action: AUDIT_ACTIONS.requestCheck,
+      from: sql`asked`,
+      organisationId: sql`asked.organisation_id`,
+      target: sql`asked.call_id`,
+      detail: sql`jsonb_build_object('checkId', asked.id)`,
+    })}),
+    notified as (${notifySql(sql`asked`, "n")})
+    select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
+      a.answered_via, (select count(*) from woken) as woken, (select count(*) from logged) as logged,
+      (select count(*) from notified) as notified
+    from asked a`);
+  return row;
+}
+
+export async function findCheck(db: Db, organisationId: number, id: string): Promise<CheckRow | undefined> {
+  const [row] = await db.rows<CheckRow>(sql`
+    select id, call_id, organisation_id, customer_hash, status, created_at, expires_at, answered_at, answered_via
+    from customer_checks where id = ${id}::text and organisation_id = ${organisationId}::int`);
+  return row;
+}
+
+/** The call's newest check, or undefined. */
+export async function latestCheckOfCall(db: Db, callId: string): Promise<CheckRow | undefined> {
+  const [row] = await db.rows<CheckRow>(sql`
+    select id, call_id, organisation_id, customer_hash, status, created_at, expires_at, answered_at, answered_via
+    from customer_checks where call_id = ${callId}::text order by created_at desc, id desc limit 1`);
+  return row;
+}
+
+/**
+ * Answers a pending, unexpired check of an active call, once (the status condition makes exactly one of
+ * concurrent answers win), with its `customer-check.answered` delivery, audit row and notification.
+ * Undefined when it was not pending (or not that organisation's or customer's).
+ */
+export async function answerPendingCheck(
+  db: Db,
+  p: {
+    organisationId: number;
+    checkId: string;
+    customerHash: string | null;
+    answer: "confirmed" | "denied";
+    via: string;
+    now: Date;
+    by: AuditBy;
+  },
+): Promise<CheckRow | undefined> {
+  const now = iso(p.now);
+  const [row] = await db.rows<CheckRow>(sql`
+    with answered as (
+      update customer_checks k set status = ${p.answer}::text, answered_at = ${now}::timestamptz,
+        answered_via = ${p.via}::text
+      from calls c
+      where k.id = ${p.checkId}::text and k.organisation_id = ${p.organisationId}::int
+        and (${p.customerHash}::text is null or k.customer_hash = ${p.customerHash}::text)
+        and k.status = 'pending' and k.expires_at > ${now}::timestamptz
+        and c.id = k.call_id and c.ended_at is null and c.ends_at > ${now}::timestamptz
+      returning k.*
+    ),
+    call as (
+      update calls c set sequence = c.sequence + 1 from answered
+      where c.id = answered.call_id
+      returning c.id, c.customer_sealed, c.sequence
+    ),
+    queued as (${queueDeliveries({
+      type: "customer-check.answered",
+      now,
+      from: sql`answered join call on call.id = answered.call_id`,
+      organisationId: sql`answered.organisation_id`,
+      data: sql`jsonb_build_object('id', answered.id, 'callId', answered.call_id, 'customerRef', call.customer_sealed,
+        'status', answered.status, 'answeredAt', ${isoSql(sql`answered.answered_at`)},
+        'answeredVia', answered.answered_via, 'sequence', call.sequence)`,
+      customerHash: sql`answered.customer_hash`,
+      callId: sql`answered.call_id`,
+    })}),
+    woken as (${wakeWorkers(sql`queued`)}),
+    logged as (${auditInsert({
+      at: now,
+      by: p.by,
+      action: AUDIT_ACTIONS.answerCheck,
+      from: sql`answered`,
+      organisationId: sql`answered.organisation_id`,
+      target: sql`answered.call_id`,
+      detail: sql`jsonb_build_object('checkId', answered.id, 'answer', answered.status)`,
+    })}),
+    notified as (${notifySql(sql`answered`, "n")})
+    select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
+      a.answered_via, (select count(*) from woken) as woken, (select count(*) from logged) as logged,
+      (select count(*) from notified) as notified
+    from answered a`);
+  return row;
+}
+
+// ---- reads for the customer's status ----
+
+export type CallingRow = { id: string; started_at: Date; full_name: string };
+
+/** The customer's active outbound calls, newest first. */
+export async function activeOutboundCalls(db: Db, organisationId: number, customerHash: string, now: Date) {
+  return db.rows<CallingRow>(sql`
+    select c.id, c.started_at, u.full_name from calls c join users u on u.id = c.user_id
+    where c.organisation_id = ${organisationId}::int and c.customer_hash = ${customerHash}::text
+      and c.direction = 'outbound' and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz
+    order by c.started_at desc, c.id desc`);
+}
+
+/** The newest outbound call kept for the customer (active or not). */
+export async function lastOutboundCall(db: Db, organisationId: number, customerHash: string) {
+  const [row] = await db.rows<{ started_at: Date; full_name: string }>(sql`
+    select c.started_at, u.full_name from calls c join users u on u.id = c.user_id
+    where c.organisation_id = ${organisationId}::int and c.customer_hash = ${customerHash}::text
+      and c.direction = 'outbound'
+    order by c.started_at desc, c.id desc limit 1`);
+  return row;
+}
+
+export type CustomerCheckRow = CheckRow & { direction: CallDirection; full_name: string };
+
+/** The customer's newest check of an active call, with the call's direction and employee. */
+export async function latestCheckOfActiveCall(db: Db, organisationId: number, customerHash: string, now: Date) {
+  const [row] = await db.rows<CustomerCheckRow>(sql`
+    select k.id, k.call_id, k.organisation_id, k.customer_hash, k.status, k.created_at, k.expires_at, k.answered_at,
+      k.answered_via, c.direction, u.full_name
+    from customer_checks k join calls c on c.id = k.call_id join users u on u.id = c.user_id
+    where k.organisation_id = ${organisationId}::int and k.customer_hash = ${customerHash}::text
+      and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz
+    order by k.created_at desc, k.id desc limit 1`);
+  return row;
+}
+
+/** How many other employees have an active call with the same customer. */
+export async function colleaguesOnCall(
+  db: Db,
+  call: { organisation_id: number; customer_hash: string; user_id: number },
+  now: Date,
+) {
+  const [row] = await db.rows<{ n: number }>(sql`
+    select count(distinct c.user_id)::int as n from calls c
+    where c.organisation_id = ${call.organisation_id}::int and c.customer_hash = ${call.customer_hash}::text
+      and c.user_id <> ${call.user_id}::int and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz`);
+  return row?.n ?? 0;
+}
+
+// ---- the customer's export and erasure, the employee's export, retention ----
+
+export async function customerCalls(db: Db, organisationId: number, customerHash: string) {
+  return db.rows<{
+    id: string;
+    direction: CallDirection;
+    started_at: Date;
+    ended_at: Date | null;
+    ends_at: Date;
+    full_name: string;
+    checks: Array<{
+      id: string;
+      status: CheckStatus;
+      created_at: string;
+      expires_at: string;
+      answered_at: string | null;
+      answered_via: string | null;
+    }> | null;
+  }>(sql`
+    select c.id, c.direction, c.started_at, c.ended_at, c.ends_at, u.full_name,
+      (select json_agg(json_build_object('id', k.id, 'status', k.status, 'created_at', ${isoSql(sql`k.created_at`)},
+          'expires_at', ${isoSql(sql`k.expires_at`)},
+          'answered_at', case when k.answered_at is null then null else ${isoSql(sql`k.answered_at`)} end,
+          'answered_via', k.answered_via) order by k.created_at, k.id)
+        from customer_checks k where k.call_id = c.id) as checks
+    from calls c join users u on u.id = c.user_id
+    where c.organisation_id = ${organisationId}::int and c.customer_hash = ${customerHash}::text
+    order by c.started_at, c.id`);
+}
+
+/**
+ * Erases one customer of one organisation: their calls (checks cascade), status tokens, and the webhook
+ * deliveries that name them (pending and kept). How many calls.
+ */
+export async function eraseCustomer(db: Db, organisationId: number, customerHash: string) {
+  const rows = await db.rows<{ n: number }>(sql`
+    with deliveries as (
+      delete from webhook_deliveries where organisation_id = ${organisationId}::int and customer_hash = ${customerHash}::text
+      returning id
+    ),
+    tokens as (
+      delete from call_status_tokens where organisation_id = ${organisationId}::int and customer_hash = ${customerHash}::text
+      returning id
+    ),
+    gone as (
+      delete from calls where organisation_id = ${organisationId}::int and customer_hash = ${customerHash}::text
+      returning id, organisation_id, customer_hash, id as call_id
+    ),
+    notified as (${notifySql(sql`(select * from gone limit 1)`, "n")})
+    select (select count(*) from gone)::int as n, (select count(*) from deliveries)::int as deliveries,
+      (select count(*) from tokens)::int as tokens, (select count(*) from notified)::int as notified`);
+  return rows[0]?.n ?? 0;
+}
+
+/** The employee's own calls for their data export: no customer references. */
+export async function callsOfUser(db: Db, userId: number) {
+  return db.rows<{
+    id: string;
+    direction: CallDirection;
+    started_at: Date;
+    ended_at: Date | null;
+    end_reason: string | null;
+    started_via: string;
+    checks: string[] | null;
+  }>(sql`
+    select c.id, c.direction, c.started_at, c.ended_at, c.end_reason, c.started_via,
+      (select array_agg(k.status order by k.created_at, k.id) from customer_checks k where k.call_id = c.id) as checks
+    from calls c where c.user_id = ${userId}::int order by c.started_at, c.id`);
+}
+
+/** Retention: calls (and their checks) started before `cutoff` and ended, with the deliveries that name them. */
+export async function deleteCallsBefore(db: Db, cutoff: Date) {
+  const rows = await db.rows<{ n: number }>(sql`
+    with old as (
+      select id from calls where started_at < ${iso(cutoff)}::timestamptz and ended_at is not null
+    ),
+    deliveries as (
+      delete from webhook_deliveries d using old where d.call_id = old.id returning d.id
+    ),
+    gone as (delete from calls c using old where c.id = old.id returning c.id)
+    select (select count(*) from gone)::int as n, (select count(*) from deliveries)::int as deliveries`);
+  return rows[0]?.n ?? 0;
+}

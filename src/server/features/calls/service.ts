@@ -1,0 +1,504 @@
+import { type Actor, type Deps, signedIn } from "@server/context";
+import type { Db } from "@server/db/client";
+import type { Person } from "@server/features/feature";
+import { organisationActive } from "@server/features/organisations";
+import { randomToken } from "@server/lib/crypto";
+import {
+  CALL_LIMITS,
+  type CallAnswer,
+  type CallDirection,
+  type CheckAnswer,
+  type CheckEvent,
+  type CheckStatus,
+  type CurrentCall,
+  type CustomerExport,
+  firstNameOf,
+} from "@shared/calls";
+import { sql } from "drizzle-orm";
+import { customerHash, openCustomerRef, sealCustomerRef } from "./customer";
+import { callsErrors } from "./errors";
+import * as repo from "./repository";
+
+const HOUR_MS = 60 * 60_000;
+const MINUTE_MS = 60_000;
+
+const newCallId = () => `call_${randomToken(16)}`;
+const newCheckId = () => `chk_${randomToken(16)}`;
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+/** Who starts, ends or asks: an employee in the browser, or the organisation's key (`api:<prefix>`). */
+export type CallActor = {
+  organisationId: number;
+  by: repo.AuditBy;
+};
+
+// ---- the customer's status (for the organisation's backend and the component) ----
+
+export type CallStatus = {
+  calling: Array<{ callId: string; employee: { firstName: string; fullName: string }; startedAt: Date }>;
+  lastCallAt: Date | null;
+  lastCaller: { firstName: string } | null;
+  check: {
+    id: string;
+    callId: string;
+    direction: CallDirection;
+    status: CheckStatus;
+    firstName: string;
+    expiresAt: Date;
+    answeredAt: Date | null;
+  } | null;
+};
+
+/** A pending check past its expiry reads as expired, whether or not the job has marked it yet. */
+const checkStatusAt = (row: { status: CheckStatus; expires_at: Date }, now: Date): CheckStatus =>
+  row.status === "pending" && row.expires_at <= now ? "expired" : row.status;
+
+/**
+ * The customer's call status with the organisation at `now`: the active outbound calls (newest first; a
+ * call past its endsAt is ended, an inbound call is never here), the newest outbound call kept, and the
+ * customer's newest check of an active call (either direction).
+ */
+export async function callStatusOf(
+  db: Db,
+  organisationId: number,
+  customerHash: string,
+  now: Date,
+): Promise<CallStatus> {
+  const [calling, last, check] = await Promise.all([
+    repo.activeOutboundCalls(db, organisationId, customerHash, now),
+    repo.lastOutboundCall(db, organisationId, customerHash),
+    repo.latestCheckOfActiveCall(db, organisationId, customerHash, now),
+  ]);
+  return {
+    calling: calling.map((c) => ({
+      callId: c.id,
+      employee: { firstName: firstNameOf(c.full_name), fullName: c.full_name },
+      startedAt: c.started_at,
+    })),
+    lastCallAt: last?.started_at ?? null,
+    lastCaller: last ? { firstName: firstNameOf(last.full_name) } : null,
+    check: check
+      ? {
+          id: check.id,
+          callId: check.call_id,
+          direction: check.direction,
+          status: checkStatusAt(check, now),
+          firstName: firstNameOf(check.full_name),
+          expiresAt: check.expires_at,
+          answeredAt: check.answered_at,
+        }
+      : null,
+  };
+}
+
+// ---- calls ----
+
+function callAnswer(appSecret: string, row: repo.CallRow): CallAnswer {
+  return {
+    id: row.id,
+    customerRef: openCustomerRef(appSecret, row.organisation_id, row.customer_sealed) ?? "",
+    direction: row.direction,
+    startedAt: row.started_at.toISOString(),
+    endsAt: row.ends_at.toISOString(),
+  };
+}
+
+/** The organisation of a signed-in employee or superuser (403 otherwise, or while it is deactivated). */
+export async function employeeOrganisation(deps: Deps, actor: Actor): Promise<number> {
+  const user = signedIn(actor);
+  if (user.organisationId === null || (user.role !== "client" && user.role !== "superuser"))
+    throw callsErrors.notAnEmployee();
+  if (!(await organisationActive(deps.db, user.organisationId))) throw callsErrors.organisationDeactivated();
+  return user.organisationId;
+}
+
+/** How an employee's browser request is audited. */
+export function employeeBy(actor: Actor): repo.AuditBy {
+  const user = signedIn(actor);
+  return { actorId: user.id, actorEmail: user.email, ip: actor.ip, via: "dashboard" };
+}
+
+/**
+ * Starts a call of `employee` with the customer. With `renewSame` (the dialler's `POST /api/v1/calls`,
+ * a code with `customerRef`), the employee's active call with the same customer and direction is renewed
+ * instead (`renewed: true`). Otherwise the employee's active call ends first ("replaced"). Starts count
+ * per employee (30 a rolling hour) and organisation (600 a minute), whoever starts them. Under concurrent
+ * starts the partial unique index keeps one active call: the loser ends the winner's and tries again.
+ */
+export async function startCall(
+  deps: Deps,
+  who: CallActor,
+  p: {
+    employee: { id: number };
+    customerRef: string;
+    direction: CallDirection;
+    startedVia: string;
+    sessionHash: string | null;
+    renewSame: boolean;
+  },
+): Promise<{ call: repo.CallRow; renewed: boolean }> {
+  const now = deps.clock.now();
+  const hash = customerHash(deps.config.appSecret, who.organisationId, p.customerRef);
+  if (p.renewSame) {
+    const active = await repo.activeCallOf(deps.db, p.employee.id, now);
+    if (active && active.customer_hash === hash && active.direction === p.direction) {
+      const endsAt = await repo.renewCall(deps.db, { id: active.id, userId: p.employee.id, now });
+      if (endsAt) return { call: { ...active, ends_at: endsAt }, renewed: true };
+    }
+  }
+  const perEmployee = await deps.limits.hit(
+    `calls-start:user:${p.employee.id}`,
+    CALL_LIMITS.startsPerEmployeePerHour,
+    HOUR_MS,
+    now,
+  );
+  if (!perEmployee.allowed) throw callsErrors.tooManyStarts(perEmployee.retryAfterSeconds);
+  const perOrganisation = await deps.limits.hit(
+    `calls-start:org:${who.organisationId}`,
+    CALL_LIMITS.startsPerOrganisationPerMinute,
+    MINUTE_MS,
+    now,
+  );
+  if (!perOrganisation.allowed) throw callsErrors.tooManyOrganisationStarts(perOrganisation.retryAfterSeconds);
+  const sealed = sealCustomerRef(deps.config.appSecret, who.organisationId, p.customerRef);
+  for (let attempt = 0; ; attempt++) {
+    await repo.endCalls(deps.db, {
+      where: sql`c.user_id = ${p.employee.id}::int`,
+      reason: "replaced",
+      now,
+      by: who.by,
+    });
+    try {
+      const call = await repo.insertCall(deps.db, {
+        id: newCallId(),
+        organisationId: who.organisationId,
+        userId: p.employee.id,
+        customerHash: hash,
+        customerSealed: sealed,
+        direction: p.direction,
+        startedVia: p.startedVia,
+        sessionHash: p.sessionHash,
+        now,
+        by: who.by,
+      });
+      return { call, renewed: false };
+    } catch (err) {
+      if (!isUniqueViolation(err) || attempt >= 4) throw err;
+    }
+  }
+}
+
+/** `POST /api/calls`: the signed-in employee's own call. */
+export async function startOwnCall(
+  deps: Deps,
+  actor: Actor,
+  sessionHash: string | null,
+  body: { customerRef: string; direction: CallDirection },
+): Promise<CallAnswer> {
+  const organisationId = await employeeOrganisation(deps, actor);
+  const user = signedIn(actor);
+  const { call } = await startCall(
+    deps,
+    { organisationId, by: employeeBy(actor) },
+    {
+      employee: { id: user.id },
+      customerRef: body.customerRef,
+      direction: body.direction,
+      startedVia: "dashboard",
+      sessionHash,
+      renewSame: false,
+    },
+  );
+  return callAnswer(deps.config.appSecret, call);
+}
+
+/** `GET /api/calls/current` */
+export async function currentCall(deps: Deps, actor: Actor): Promise<CurrentCall> {
+  await employeeOrganisation(deps, actor);
+  const row = await repo.activeCallOf(deps.db, signedIn(actor).id, deps.clock.now());
+  if (!row) return null;
+  return {
+    ...callAnswer(deps.config.appSecret, row),
+    startedVia: row.started_via === "dashboard" ? "dashboard" : "api",
+  };
+}
+
+/** The caller's own call (any state), else 404. */
+async function ownCall(deps: Deps, actor: Actor, id: string): Promise<repo.CallRow> {
+  const organisationId = await employeeOrganisation(deps, actor);
+  const row = await repo.findCall(deps.db, organisationId, id);
+  if (!row || row.user_id !== signedIn(actor).id) throw callsErrors.callNotFound();
+  return row;
+}
+
+const isActive = (row: { ended_at: Date | null; ends_at: Date }, now: Date) => !row.ended_at && row.ends_at > now;
+
+/** `POST /api/calls/:id/renew` */
+export async function renewOwnCall(deps: Deps, actor: Actor, id: string): Promise<{ endsAt: string }> {
+  const row = await ownCall(deps, actor, id);
+  const endsAt = await repo.renewCall(deps.db, { id: row.id, userId: row.user_id, now: deps.clock.now() });
+  if (!endsAt) throw callsErrors.callEnded();
+  return { endsAt: endsAt.toISOString() };
+}
+
+/** `POST /api/calls/:id/end`: ends the caller's own call (an ended one stays ended). */
+export async function endOwnCall(deps: Deps, actor: Actor, id: string) {
+  const row = await ownCall(deps, actor, id);
+  await repo.endCalls(deps.db, {
+    where: sql`c.id = ${row.id}::text`,
+    reason: "ended",
+    now: deps.clock.now(),
+    by: employeeBy(actor),
+  });
+  return { ok: true as const };
+}
+
+/**
+ * `POST /api/calls/:id/disown`: a call started through the API in the employee's name that they are not
+ * on. It ends, the disowning is audited, and the alerts job raises `disowned-calls` (threshold 1).
+ */
+export async function disownCall(deps: Deps, actor: Actor, id: string) {
+  const row = await ownCall(deps, actor, id);
+  const now = deps.clock.now();
+  if (!row.started_via.startsWith("api:") || !isActive(row, now)) throw callsErrors.notDisownable();
+  if (!(await repo.markDisowned(deps.db, { id: row.id, userId: row.user_id, now }))) throw callsErrors.notDisownable();
+  const by = employeeBy(actor);
+  await deps.audit.record({
+    action: "call.disown",
+    outcome: "success",
+    actorId: by.actorId,
+    actorEmail: by.actorEmail,
+    ip: by.ip,
+    organisationId: row.organisation_id,
+    target: row.id,
+    detail: { via: by.via, startedVia: row.started_via },
+  });
+  await repo.endCalls(deps.db, { where: sql`c.id = ${row.id}::text`, reason: "disowned", now, by });
+  return { ok: true as const };
+}
+
+/** An active call of the organisation for a code: the employee's own (browser), else 404; ended: 409. */
+export async function activeOwnCallId(deps: Deps, actor: Actor, id: string): Promise<string> {
+  const row = await ownCall(deps, actor, id);
+  if (!isActive(row, deps.clock.now())) throw callsErrors.callEnded();
+  return row.id;
+}
+
+// ---- customer checks ----
+
+/**
+ * Asks the call's customer to confirm in their app: 409 while the customer has a pending check with the
+ * organisation or the call has a denied check (checked before the limits), then at most 3 checks per
+ * customer in 10 minutes and 3 a minute per employee (429).
+ */
+export async function requestCheck(
+  deps: Deps,
+  who: CallActor,
+  call: repo.CallRow,
+  requestedBy: number | null,
+): Promise<{ id: string; status: "pending"; expiresAt: string }> {
+  const now = deps.clock.now();
+  if (!isActive(call, now)) throw callsErrors.callEnded();
+  await repo.expireDueChecks(
+    deps.db,
+    now,
+    sql`k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text`,
+  );
+  const conflict = await repo.checkConflict(deps.db, call);
+  if (conflict === "pending") throw callsErrors.checkPending();
+  if (conflict === "denied") throw callsErrors.checkDenied();
+  const perCustomer = await deps.limits.hit(
+    `calls-check:customer:${call.organisation_id}:${call.customer_hash}`,
+    CALL_LIMITS.checksPerCustomerPer10Minutes,
+    10 * MINUTE_MS,
+    now,
+  );
+  if (!perCustomer.allowed) throw callsErrors.tooManyChecks(perCustomer.retryAfterSeconds);
+  const perEmployee = await deps.limits.hit(
+    `calls-check:user:${call.user_id}`,
+    CALL_LIMITS.checksPerEmployeePerMinute,
+    MINUTE_MS,
+    now,
+  );
+  if (!perEmployee.allowed) throw callsErrors.tooManyEmployeeChecks(perEmployee.retryAfterSeconds);
+  let row: repo.CheckRow | undefined;
+  try {
+    row = await repo.insertCheck(deps.db, { id: newCheckId(), callId: call.id, requestedBy, now, by: who.by });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw callsErrors.checkPending();
+    throw err;
+  }
+  if (!row) throw callsErrors.callEnded();
+  return { id: row.id, status: "pending", expiresAt: row.expires_at.toISOString() };
+}
+
+/** `POST /api/calls/:id/customer-check` */
+export async function requestOwnCheck(deps: Deps, actor: Actor, id: string) {
+  const row = await ownCall(deps, actor, id);
+  return requestCheck(deps, { organisationId: row.organisation_id, by: employeeBy(actor) }, row, row.user_id);
+}
+
+/**
+ * Answers a customer's pending check, once: `confirmed` or `denied`, by the component (`via:
+ * "component"`, with the token's customer) or the organisation's backend (`via: "api:<prefix>"`). 404
+ * when it is not that organisation's (or that customer's) check; 409 when it is no longer pending
+ * (answered, expired, or its call ended). A denial is audited and counted by the alerts job.
+ */
+export async function answerCheck(
+  deps: Deps,
+  p: {
+    organisationId: number;
+    checkId: string;
+    customerHash?: string;
+    answer: "confirmed" | "denied";
+    via: "component" | `api:${string}`;
+    /** the client's address (the component's request, the key's call) */
+    ip?: string | null;
+  },
+): Promise<{ id: string; status: CheckStatus }> {
+  const now = deps.clock.now();
+  const row = await repo.answerPendingCheck(deps.db, {
+    organisationId: p.organisationId,
+    checkId: p.checkId,
+    customerHash: p.customerHash ?? null,
+    answer: p.answer,
+    via: p.via,
+    now,
+    by: { actorId: null, actorEmail: null, ip: p.ip ?? null, via: p.via },
+  });
+  if (row) return { id: row.id, status: row.status };
+  const found = await repo.findCheck(deps.db, p.organisationId, p.checkId);
+  if (!found || (p.customerHash !== undefined && found.customer_hash !== p.customerHash))
+    throw callsErrors.checkNotFound();
+  throw callsErrors.checkAnswered();
+}
+
+export function checkAnswerOf(row: repo.CheckRow, now: Date): CheckAnswer {
+  return {
+    id: row.id,
+    callId: row.call_id,
+    status: checkStatusAt(row, now),
+    expiresAt: row.expires_at.toISOString(),
+    answeredAt: row.answered_at?.toISOString() ?? null,
+    answeredVia: row.answered_via,
+  };
+}
+
+/** The `check` event of a call's stream: its newest check, or null. */
+export async function callCheckEvent(deps: Deps, callId: string): Promise<CheckEvent | null> {
+  const row = await repo.latestCheckOfCall(deps.db, callId);
+  if (!row) return null;
+  const a = checkAnswerOf(row, deps.clock.now());
+  return { id: a.id, status: a.status, answeredAt: a.answeredAt, answeredVia: a.answeredVia };
+}
+
+// ---- the job, deactivation, the customer's and the employee's data ----
+
+/**
+ * The calls job (every second in every process): ends calls past their endsAt (2 minutes without renewal,
+ * 60 minutes at most), calls whose session ended, calls of employees no longer active or of deactivated
+ * organisations; and expires checks past their 2 minutes. Each end and expiry is told to every process.
+ */
+export async function endDueCalls(deps: Deps) {
+  const now = deps.clock.now();
+  const system: repo.AuditBy = { actorId: null, actorEmail: null, ip: null, via: "system" };
+  const due = await repo.endCalls(deps.db, {
+    where: sql`c.ends_at <= ${now.toISOString()}::timestamptz`,
+    reason: "not-renewed",
+    now,
+    by: system,
+  });
+  const signedOut = await repo.endCalls(deps.db, {
+    where: sql`c.session_id is not null and not exists (
+      select 1 from sessions s where s.id = c.session_id and s.expires_at > ${now.toISOString()}::timestamptz)`,
+    reason: "session-ended",
+    now,
+    by: system,
+  });
+  const deactivated = await repo.endCalls(deps.db, {
+    where: sql`exists (select 1 from users u left join organisations o on o.id = u.organisation_id
+      where u.id = c.user_id and (u.status <> 'active' or o.status is distinct from 'active'))`,
+    reason: "deactivated",
+    now,
+    by: system,
+  });
+  const expired = await repo.expireDueChecks(deps.db, now);
+  return due.length + signedOut.length + deactivated.length + expired;
+}
+
+/** After accounts were deactivated: their calls end at once (their checks expire). */
+export async function endCallsOfDeactivated(deps: Deps, userIds: number[]) {
+  if (userIds.length === 0) return;
+  await repo.endCalls(deps.db, {
+    where: sql`c.user_id = any(${`{${userIds.map(Number).join(",")}}`}::int[])`,
+    reason: "deactivated",
+    now: deps.clock.now(),
+    by: { actorId: null, actorEmail: null, ip: null, via: "system" },
+  });
+}
+
+/** `POST /api/v1/customers/export`: every call, check and answer kept for the customer. */
+export async function customerExport(deps: Deps, organisationId: number, customerRef: string): Promise<CustomerExport> {
+  const hash = customerHash(deps.config.appSecret, organisationId, customerRef);
+  const now = deps.clock.now();
+  const rows = await repo.customerCalls(deps.db, organisationId, hash);
+  return {
+    calls: rows.map((r) => ({
+      id: r.id,
+      direction: r.direction,
+      startedAt: r.started_at.toISOString(),
+      endedAt: r.ended_at?.toISOString() ?? (r.ends_at <= now ? r.ends_at.toISOString() : null),
+      employee: { fullName: r.full_name },
+      checks: (r.checks ?? []).map((k) => ({
+        id: k.id,
+        status: k.status === "pending" && Date.parse(k.expires_at) <= now.getTime() ? "expired" : k.status,
+        createdAt: k.created_at,
+        expiresAt: k.expires_at,
+        answeredAt: k.answered_at,
+        answeredVia: k.answered_via,
+      })),
+    })),
+  };
+}
+
+/** `POST /api/v1/customers/erase`: the customer's calls, checks, tokens and the deliveries naming them. */
+export async function eraseCustomer(deps: Deps, who: CallActor, customerRef: string) {
+  const hash = customerHash(deps.config.appSecret, who.organisationId, customerRef);
+  const calls = await repo.eraseCustomer(deps.db, who.organisationId, hash);
+  await deps.audit.record({
+    action: "call.erase-customer",
+    outcome: "success",
+    actorId: who.by.actorId,
+    actorEmail: who.by.actorEmail,
+    ip: who.by.ip,
+    organisationId: who.organisationId,
+    detail: { via: who.by.via, calls },
+  });
+  return { calls };
+}
+
+/** The employee's data export: their calls (ids, times, directions, check statuses), no customer references. */
+export async function exportCallsOf(deps: Deps, person: Person) {
+  const rows = await repo.callsOfUser(deps.db, person.id);
+  return rows.map((r) => ({
+    id: r.id,
+    direction: r.direction,
+    startedAt: r.started_at.toISOString(),
+    endedAt: r.ended_at?.toISOString() ?? null,
+    endReason: r.end_reason,
+    startedThroughApi: r.started_via.startsWith("api:"),
+    checks: r.checks ?? [],
+  }));
+}
+
+/** Retention: calls older than RETENTION_CALLS_DAYS (with their checks and the deliveries naming them). */
+export async function applyCallsRetention(deps: Deps) {
+  const cutoff = new Date(deps.clock.now().getTime() - deps.config.retentionCallsDays * 24 * HOUR_MS);
+  return repo.deleteCallsBefore(deps.db, cutoff);
+}

@@ -1,6 +1,5 @@
+import type { CallDirection } from "@shared/calls";
 import { ApiError, apiHref, call, client } from "@web/lib/api";
-
-export type CallDirection = "outbound" | "inbound";
 
 /** The employee's calls (contract, "Calls"): start, the active one, renew, end, disown, ask the customer. */
 export const callsApi = {

@@ -5,7 +5,6 @@ export const CALL_PANEL_TEXT = {
   customerRefHint:
     "Your organisation's number for the customer (not an e-mail or phone number). With it, the code you generate belongs to your call, and the customer's app shows that you are calling.",
   customerRefRequired: "Enter the customer reference first.",
-  customerRefInvalid: "A customer reference is 1 to 128 characters: letters, digits and punctuation, no spaces.",
   weCalled: "We called the customer",
   theyCalled: "The customer called us",
   calling: (customerRef: string) => `Calling customer ${customerRef}`,

@@ -1,16 +1,13 @@
+import { CALLS_TEXT, type CallDirection, type CheckStatus, customerRefSchema } from "@shared/calls";
 import { ApiError, errorMessage } from "@web/lib/api";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type ActiveCall, type CallDirection, callsApi, readEventStream } from "./api";
+import { type ActiveCall, callsApi, readEventStream } from "./api";
 import { CALL_PANEL_TEXT } from "./texts";
 
 /** The dashboard renews its active call this often (a call nobody renews ends after 2 minutes). */
 const RENEW_EVERY_MS = 30_000;
 /** After a dropped event stream, connect again after this long (the server sends the state again). */
 const RECONNECT_AFTER_MS = 1_000;
-/** A customerRef: 1-128 printable ASCII characters, no spaces (contract, "Calls"). */
-const CUSTOMER_REF = /^[\x21-\x7e]{1,128}$/;
-
-export type CheckStatus = "pending" | "confirmed" | "denied" | "expired";
 /** The call's latest customer check, as its events tell it. */
 export type CallCheck = {
   id: string;
@@ -165,7 +162,7 @@ export function useCallPanel(): CallPanel {
     async (direction: CallDirection): Promise<ActiveCall> => {
       const ref = customerRef.trim();
       if (!ref) throw new ApiError(400, undefined, CALL_PANEL_TEXT.customerRefRequired);
-      if (!CUSTOMER_REF.test(ref)) throw new ApiError(400, undefined, CALL_PANEL_TEXT.customerRefInvalid);
+      if (!customerRefSchema.safeParse(ref).success) throw new ApiError(400, undefined, CALLS_TEXT.customerRefInvalid);
       const started = await callsApi.start(ref, direction);
       show({ ...started, startedVia: "dashboard" });
       setCustomerRef("");

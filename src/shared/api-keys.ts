@@ -8,7 +8,16 @@ import { emailSchema, nameSchema } from "./validation";
  * request and answer schemas shared by the server's routes, the OpenAPI document and the dashboard panel.
  */
 
-export const API_KEY_SCOPES = ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read"] as const;
+export const API_KEY_SCOPES = [
+  "codes:write",
+  "codes:read",
+  "reports:read",
+  "audit:read",
+  "activity:read",
+  "calls:write",
+  "calls:read",
+  "checks:answer",
+] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const API_KEY_LIMITS = {
@@ -43,6 +52,9 @@ export const API_KEY_TEXT = {
     "reports:read": "Read reported calls",
     "audit:read": "Read the audit feed",
     "activity:read": "Read daily activity",
+    "calls:write": "Start, renew and end calls, and ask customers to confirm (a dialler or agent desktop)",
+    "calls:read": "Read customers' call status and mint status tokens for your signed-in pages",
+    "checks:answer": "Answer customer checks from your own app (never on a key with calls:write)",
   } satisfies Record<ApiKeyScope, string>,
   create: "Create key",
   creating: "Creating...",
@@ -60,6 +72,8 @@ export const API_KEY_TEXT = {
   actionFailed: "That did not work. Please try again.",
   // refusals
   noScopes: "Choose at least one scope.",
+  scopesConflict:
+    "A key cannot hold both calls:write and checks:answer: the system that starts calls must not also answer the customer's checks.",
   tooMany: `An organisation can have at most ${API_KEY_LIMITS.perOrganisation} API keys. Revoke one first.`,
   notFound: "No such API key.",
   needsRecentSignIn: "For your security, sign in again before creating an API key.",
@@ -79,6 +93,7 @@ const scopes = z
   .array(z.enum(API_KEY_SCOPES))
   .max(API_KEY_SCOPES.length)
   .min(1, API_KEY_TEXT.noScopes)
+  .refine((s) => !(s.includes("calls:write") && s.includes("checks:answer")), API_KEY_TEXT.scopesConflict)
   .transform((s) => API_KEY_SCOPES.filter((x) => s.includes(x)));
 
 /** `POST /api/employer/api-keys` */
@@ -118,6 +133,11 @@ export const v1CodeBody = z
   .object({
     employeeEmail: emailSchema,
     language: z.enum(CODE_LANGUAGES).optional(),
+    /** with it (and the scope calls:write): the code belongs to the employee's outbound call with this customer */
+    customerRef: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,128}$/, "The customer reference must be 1 to 128 printable ASCII characters (no spaces).")
+      .optional(),
   })
   .meta({ examples: [{ employeeEmail: "agent@bank.example", language: "en" }] });
 

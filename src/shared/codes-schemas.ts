@@ -23,7 +23,14 @@ export const verifyBody = z.object({
 
 /** `POST /api/generate-words` (body optional): the customer's language, whose word list the code is drawn from. */
 export const generateWordsBody = z
-  .object({ language: z.enum(LANGUAGES, { error: CODES_TEXT.unknownLanguage }).optional() })
+  .object({
+    language: z.enum(LANGUAGES, { error: CODES_TEXT.unknownLanguage }).optional(),
+    /** the caller's active call: the code belongs to it (contract, "Calls") */
+    callId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional(),
+  })
   .nullish();
 
 export const clientInfoAnswer = z.object({ fullName: z.string(), companyName: z.string(), website: z.string() });

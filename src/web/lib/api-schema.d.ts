@@ -1666,6 +1666,276 @@ export interface paths {
     patch: operations["scimPatchUser"];
     trace?: never;
   };
+  "/api/calls": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a call with a customer (an active call of the same person ends first)
+     * @description **Who:** anyone signed in (the session cookie and the `X-XSRF-TOKEN` header).
+     */
+    post: operations["startCall"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/calls/current": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in employee's active call, or null
+     * @description **Who:** anyone signed in (the session cookie).
+     */
+    get: operations["getCurrentCall"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/calls/{id}/renew": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Keep the employee's call alive (2 more minutes, 60 at most)
+     * @description **Who:** anyone signed in (the session cookie and the `X-XSRF-TOKEN` header).
+     */
+    post: operations["renewCall"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/calls/{id}/end": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End the employee's call
+     * @description **Who:** anyone signed in (the session cookie and the `X-XSRF-TOKEN` header).
+     */
+    post: operations["endCall"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/calls/{id}/disown": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Not my call: end a call started through the API in the employee's name, and raise an alert
+     * @description **Who:** anyone signed in (the session cookie and the `X-XSRF-TOKEN` header).
+     */
+    post: operations["disownCall"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/calls/{id}/customer-check": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask the customer to confirm in their app (2 minutes)
+     * @description **Who:** anyone signed in (the session cookie and the `X-XSRF-TOKEN` header).
+     */
+    post: operations["requestCustomerCheck"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/calls/{id}/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The call's live check, colleagues and end (server-sent events)
+     * @description **Who:** anyone signed in (the session cookie).
+     */
+    get: operations["streamCallEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/calls": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start (or renew) an employee's call with a customer (scope calls:write)
+     * @description The dialler placing or taking the call. The same body again while the call is active renews it (200, same answer); otherwise the employee's active call ends and a new one starts (201). At most 30 starts a rolling hour per employee and 600 a minute per organisation (429 with `Retry-After`).
+     *
+     *     **Who:** an organisation's API key (`Authorization: Bearer cpk_…`) with the scope the summary names; at most 600 calls a minute per key (then 429).
+     */
+    post: operations["v1StartCall"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/calls/{id}/end": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End a call (scope calls:write)
+     * @description **Who:** an organisation's API key (`Authorization: Bearer cpk_…`) with the scope the summary names; at most 600 calls a minute per key (then 429).
+     */
+    post: operations["v1EndCall"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/calls/{id}/customer-check": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask the call's customer to confirm in their app (scope calls:write)
+     * @description 2 minutes to answer. 409 while the customer has a pending check with the organisation or the call has a denied check; at most 3 checks per customer in 10 minutes and 3 a minute per employee (429).
+     *
+     *     **Who:** an organisation's API key (`Authorization: Bearer cpk_…`) with the scope the summary names; at most 600 calls a minute per key (then 429).
+     */
+    post: operations["v1RequestCustomerCheck"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/customer-checks/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A customer check's status (scope calls:read)
+     * @description **Who:** an organisation's API key (`Authorization: Bearer cpk_…`) with the scope the summary names; at most 600 calls a minute per key (then 429).
+     */
+    get: operations["v1GetCustomerCheck"];
+    put?: never;
+    /**
+     * Give the customer's answer to a check, from the organisation's own app (scope checks:answer)
+     * @description Answered once: 409 when the check is no longer pending (answered, expired, or its call ended).
+     *
+     *     **Who:** an organisation's API key (`Authorization: Bearer cpk_…`) with the scope the summary names; at most 600 calls a minute per key (then 429).
+     */
+    post: operations["v1AnswerCustomerCheck"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/customers/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Every call, check and answer kept for a customer (scope calls:read)
+     * @description **Who:** an organisation's API key (`Authorization: Bearer cpk_…`) with the scope the summary names; at most 600 calls a minute per key (then 429).
+     */
+    post: operations["v1ExportCustomer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/customers/erase": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase a customer's calls, checks, status tokens and the webhook deliveries naming them (scope calls:write)
+     * @description **Who:** an organisation's API key (`Authorization: Bearer cpk_…`) with the scope the summary names; at most 600 calls a minute per key (then 429).
+     */
+    post: operations["v1EraseCustomer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3755,6 +4025,7 @@ export interface operations {
         "application/json": {
           /** @enum {string} */
           language?: "en" | "fr" | "es" | "it" | "pt" | "cs";
+          callId?: string;
         } | null;
       };
     };
@@ -3794,6 +4065,24 @@ export interface operations {
       };
       /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description In conflict with the current state */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -6703,7 +6992,15 @@ export interface operations {
       content: {
         "application/json": {
           url: string;
-          events?: ("code.verified" | "call.reported" | "alert.raised")[];
+          events?: (
+            | "code.verified"
+            | "call.reported"
+            | "alert.raised"
+            | "call.started"
+            | "call.ended"
+            | "customer-check.requested"
+            | "customer-check.answered"
+          )[];
         };
       };
     };
@@ -7032,7 +7329,16 @@ export interface operations {
           "application/json": {
             id: number;
             name: string;
-            scopes: ("codes:write" | "codes:read" | "reports:read" | "audit:read" | "activity:read")[];
+            scopes: (
+              | "codes:write"
+              | "codes:read"
+              | "reports:read"
+              | "audit:read"
+              | "activity:read"
+              | "calls:write"
+              | "calls:read"
+              | "checks:answer"
+            )[];
             prefix: string;
             createdAt: string;
             lastUsedAt: string | null;
@@ -7086,7 +7392,16 @@ export interface operations {
       content: {
         "application/json": {
           name: string;
-          scopes: ("codes:write" | "codes:read" | "reports:read" | "audit:read" | "activity:read")[];
+          scopes: (
+            | "codes:write"
+            | "codes:read"
+            | "reports:read"
+            | "audit:read"
+            | "activity:read"
+            | "calls:write"
+            | "calls:read"
+            | "checks:answer"
+          )[];
         };
       };
     };
@@ -7100,7 +7415,16 @@ export interface operations {
           "application/json": {
             id: number;
             name: string;
-            scopes: ("codes:write" | "codes:read" | "reports:read" | "audit:read" | "activity:read")[];
+            scopes: (
+              | "codes:write"
+              | "codes:read"
+              | "reports:read"
+              | "audit:read"
+              | "activity:read"
+              | "calls:write"
+              | "calls:read"
+              | "checks:answer"
+            )[];
             prefix: string;
             key: string;
           };
@@ -7281,6 +7605,7 @@ export interface operations {
           employeeEmail: string;
           /** @enum {string} */
           language?: "en" | "fr" | "es" | "it" | "pt" | "cs";
+          customerRef?: string;
         };
       };
     };
@@ -9700,6 +10025,1513 @@ export interface operations {
         };
         content: {
           "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  startCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description the organisation's own id for the customer (1–128 printable ASCII)
+           * @example C-104233
+           */
+          customerRef: string;
+          /** @enum {string} */
+          direction: "outbound" | "inbound";
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "c_3kq9Xv0ZpY1m2N4r5s6t7u",
+           *       "customerRef": "C-104233",
+           *       "direction": "outbound",
+           *       "startedAt": "2026-11-25T09:30:00.000Z",
+           *       "endsAt": "2026-11-25T09:30:00.000Z"
+           *     }
+           */
+          "application/json": {
+            id: string;
+            customerRef: string;
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            startedAt: string;
+            endsAt: string;
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getCurrentCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example null */
+          "application/json": {
+            id: string;
+            customerRef: string;
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            startedAt: string;
+            endsAt: string;
+            /** @enum {string} */
+            startedVia: "dashboard" | "api";
+          } | null;
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  renewCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a call or check id
+         * @example c_3kq9Xv0ZpY1m2N4r5s6t7u
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            endsAt: string;
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description In conflict with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  endCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a call or check id
+         * @example c_3kq9Xv0ZpY1m2N4r5s6t7u
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            ok: true;
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  disownCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a call or check id
+         * @example c_3kq9Xv0ZpY1m2N4r5s6t7u
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            ok: true;
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description In conflict with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  requestCustomerCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a call or check id
+         * @example c_3kq9Xv0ZpY1m2N4r5s6t7u
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            /** @enum {string} */
+            status: "pending";
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description In conflict with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  streamCallEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a call or check id
+         * @example c_3kq9Xv0ZpY1m2N4r5s6t7u
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Server-sent events: `check` {id, status, answeredAt, answeredVia} at once (when the call has a check) and on every change of the call's latest check; `colleague` {count} at once and whenever the number of other employees on a call with the same customer changes; `call` {status: "ended"} when the call ends, then the end */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/event-stream": string;
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  v1StartCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "employeeEmail": "agent@bank.example",
+         *       "customerRef": "C-104233",
+         *       "direction": "outbound"
+         *     }
+         */
+        "application/json": {
+          employeeEmail: string;
+          /**
+           * @description the organisation's own id for the customer (1–128 printable ASCII)
+           * @example C-104233
+           */
+          customerRef: string;
+          /** @enum {string} */
+          direction: "outbound" | "inbound";
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            customerRef: string;
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            startedAt: string;
+            endsAt: string;
+            employee: {
+              fullName: string;
+              email: string;
+            };
+          };
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            customerRef: string;
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            startedAt: string;
+            endsAt: string;
+            employee: {
+              fullName: string;
+              email: string;
+            };
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  v1EndCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a call or check id
+         * @example c_3kq9Xv0ZpY1m2N4r5s6t7u
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            ok: true;
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  v1RequestCustomerCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a call or check id
+         * @example c_3kq9Xv0ZpY1m2N4r5s6t7u
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            /** @enum {string} */
+            status: "pending";
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description In conflict with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  v1GetCustomerCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a call or check id
+         * @example c_3kq9Xv0ZpY1m2N4r5s6t7u
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            callId: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "denied" | "expired";
+            expiresAt: string;
+            answeredAt: string | null;
+            answeredVia: string | null;
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  v1AnswerCustomerCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description a call or check id
+         * @example c_3kq9Xv0ZpY1m2N4r5s6t7u
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          answer: "confirmed" | "denied";
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "denied" | "expired";
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description In conflict with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  v1ExportCustomer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description the organisation's own id for the customer (1–128 printable ASCII)
+           * @example C-104233
+           */
+          customerRef: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            calls: {
+              id: string;
+              /** @enum {string} */
+              direction: "outbound" | "inbound";
+              startedAt: string;
+              endedAt: string | null;
+              employee: {
+                fullName: string;
+              };
+              checks: {
+                id: string;
+                /** @enum {string} */
+                status: "pending" | "confirmed" | "denied" | "expired";
+                createdAt: string;
+                expiresAt: string;
+                answeredAt: string | null;
+                answeredVia: string | null;
+              }[];
+            }[];
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  v1EraseCustomer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description the organisation's own id for the customer (1–128 printable ASCII)
+           * @example C-104233
+           */
+          customerRef: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            calls: number;
+          };
+        };
+      };
+      /** @description The request is not valid (its body, query or path, or a rule it breaks); `message` says what */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid credentials: signed out, or a missing, unknown or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Refused: the role or scope is not enough, or (unsafe calls with a session) the CSRF token or `Origin` is wrong */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such record, or not one the caller may see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body is larger than 1 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request body's `Content-Type` is not one the call accepts */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The database is unreachable for now: try again after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
     };

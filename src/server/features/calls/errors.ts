@@ -1,4 +1,5 @@
 import { HttpError, rateLimited } from "@server/lib/errors";
+import { API_KEY_TEXT } from "@shared/api-keys";
 import { CALLS_TEXT } from "@shared/calls";
 import { ERROR_CODES } from "@shared/error-codes";
 
@@ -19,5 +20,6 @@ export const callsErrors = {
     rateLimited(CALLS_TEXT.tooManyEmployeeChecks, retryAfterSeconds),
   tooManyStreams: () => rateLimited(CALLS_TEXT.tooManyStreams, 60),
   organisationDeactivated: () => new HttpError(403, ERROR_CODES.forbidden, CALLS_TEXT.organisationDeactivated),
+  employeeNotFound: () => new HttpError(404, ERROR_CODES.apiEmployeeNotFound, API_KEY_TEXT.employeeNotFound),
   notAnEmployee: () => new HttpError(403, ERROR_CODES.forbidden, CALLS_TEXT.notAnEmployee),
 };

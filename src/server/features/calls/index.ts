@@ -10,7 +10,8 @@ export { customerHash, openCustomerRef, sealCustomerRef } from "./customer";
 export { callsErrors } from "./errors";
 export { type CallEvents, callEvents } from "./live";
 export { CALL_EVENTS_CHANNEL } from "./repository";
-export { answerCheck, type CallStatus, callStatusOf } from "./service";
+export { activeOwnCallId, answerCheck, type CallStatus, callStatusOf } from "./service";
+export { startDiallerCall } from "./v1-service";
 
 const HOUR_MS = 60 * 60_000;
 

@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import fp from "fastify-plugin";
 import { CALL_EVENTS_CHANNEL } from "./repository";
 
@@ -121,3 +122,91 @@ export const callEventsPlugin = fp(
   },
   { name: "call-events", dependencies: ["deps"] },
 );
+
+/** One server-sent event. */
+const sseEvent = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** Comment lines that keep proxies from closing an idle stream. */
+const HEARTBEAT_MS = 15_000;
+
+export type CallStreamState = {
+  /** the call has ended (or is past its endsAt) */
+  ended: boolean;
+  check: unknown | null;
+  colleagues: number;
+};
+
+/**
+ * The body of the employee's call stream: `retry`, then the state now (`colleague`, and `check` when the
+ * call has one), then every change (`check`, `colleague`) as `read` (a fresh read from the database) finds
+ * it, woken by the call's and the customer's notifications; `call` {status: "ended"} and the end once the
+ * call ends. Null when the user has too many streams open.
+ */
+export function openCallStream(
+  streams: CallStreams,
+  p: {
+    userId: number;
+    max: number;
+    callId: string;
+    organisationId: number;
+    customerHash: string;
+    read: () => Promise<CallStreamState | null>;
+  },
+): { body: PassThrough; close: () => void } | null {
+  const body = new PassThrough();
+  let done = false;
+  const cleanups: Array<() => void> = [];
+  const close = () => {
+    if (done) return;
+    done = true;
+    for (const cleanup of cleanups) cleanup();
+    body.end();
+  };
+  const release = streams.open(p.userId, p.max, close);
+  if (!release) return null;
+  body.write("retry: 2000\n\n");
+  let lastCheck: string | null = null;
+  let lastColleagues: number | null = null;
+  let running = false;
+  let again = false;
+  const look = async () => {
+    if (done) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const state = await p.read().catch(() => undefined);
+        if (done || state === undefined) break;
+        if (state === null) {
+          close();
+          break;
+        }
+        const check = state.check === null ? null : JSON.stringify(state.check);
+        if (check !== null && check !== lastCheck) body.write(sseEvent("check", state.check));
+        lastCheck = check;
+        if (state.colleagues !== lastColleagues) body.write(sseEvent("colleague", { count: state.colleagues }));
+        lastColleagues = state.colleagues;
+        if (state.ended) {
+          body.write(sseEvent("call", { status: "ended" }));
+          close();
+          break;
+        }
+      } while (again && !done);
+    } finally {
+      running = false;
+    }
+  };
+  const heartbeat = setInterval(() => body.write(": keep-alive\n\n"), HEARTBEAT_MS);
+  cleanups.push(
+    callEvents.subscribeCall(p.callId, () => void look()),
+    callEvents.subscribeCustomer(p.organisationId, p.customerHash, () => void look()),
+    () => clearInterval(heartbeat),
+    release,
+  );
+  void look();
+  return { body, close };
+}

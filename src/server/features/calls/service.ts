@@ -3,6 +3,7 @@ import type { Db } from "@server/db/client";
 import type { Person } from "@server/features/feature";
 import { organisationActive } from "@server/features/organisations";
 import { randomToken } from "@server/lib/crypto";
+import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import {
   CALL_LIMITS,
   type CallAnswer,
@@ -17,6 +18,7 @@ import {
 import { sql } from "drizzle-orm";
 import { customerHash, openCustomerRef, sealCustomerRef } from "./customer";
 import { callsErrors } from "./errors";
+import type { CallStreamState } from "./live";
 import * as repo from "./repository";
 
 const HOUR_MS = 60 * 60_000;
@@ -230,7 +232,7 @@ export async function currentCall(deps: Deps, actor: Actor): Promise<CurrentCall
 }
 
 /** The caller's own call (any state), else 404. */
-async function ownCall(deps: Deps, actor: Actor, id: string): Promise<repo.CallRow> {
+export async function ownCallOf(deps: Deps, actor: Actor, id: string): Promise<repo.CallRow> {
   const organisationId = await employeeOrganisation(deps, actor);
   const row = await repo.findCall(deps.db, organisationId, id);
   if (!row || row.user_id !== signedIn(actor).id) throw callsErrors.callNotFound();
@@ -241,7 +243,7 @@ const isActive = (row: { ended_at: Date | null; ends_at: Date }, now: Date) => !
 
 /** `POST /api/calls/:id/renew` */
 export async function renewOwnCall(deps: Deps, actor: Actor, id: string): Promise<{ endsAt: string }> {
-  const row = await ownCall(deps, actor, id);
+  const row = await ownCallOf(deps, actor, id);
   const endsAt = await repo.renewCall(deps.db, { id: row.id, userId: row.user_id, now: deps.clock.now() });
   if (!endsAt) throw callsErrors.callEnded();
   return { endsAt: endsAt.toISOString() };
@@ -249,7 +251,7 @@ export async function renewOwnCall(deps: Deps, actor: Actor, id: string): Promis
 
 /** `POST /api/calls/:id/end`: ends the caller's own call (an ended one stays ended). */
 export async function endOwnCall(deps: Deps, actor: Actor, id: string) {
-  const row = await ownCall(deps, actor, id);
+  const row = await ownCallOf(deps, actor, id);
   await repo.endCalls(deps.db, {
     where: sql`c.id = ${row.id}::text`,
     reason: "ended",
@@ -264,13 +266,13 @@ export async function endOwnCall(deps: Deps, actor: Actor, id: string) {
  * on. It ends, the disowning is audited, and the alerts job raises `disowned-calls` (threshold 1).
  */
 export async function disownCall(deps: Deps, actor: Actor, id: string) {
-  const row = await ownCall(deps, actor, id);
+  const row = await ownCallOf(deps, actor, id);
   const now = deps.clock.now();
   if (!row.started_via.startsWith("api:") || !isActive(row, now)) throw callsErrors.notDisownable();
   if (!(await repo.markDisowned(deps.db, { id: row.id, userId: row.user_id, now }))) throw callsErrors.notDisownable();
   const by = employeeBy(actor);
   await deps.audit.record({
-    action: "call.disown",
+    action: AUDIT_ACTIONS.disownCall,
     outcome: "success",
     actorId: by.actorId,
     actorEmail: by.actorEmail,
@@ -285,7 +287,7 @@ export async function disownCall(deps: Deps, actor: Actor, id: string) {
 
 /** An active call of the organisation for a code: the employee's own (browser), else 404; ended: 409. */
 export async function activeOwnCallId(deps: Deps, actor: Actor, id: string): Promise<string> {
-  const row = await ownCall(deps, actor, id);
+  const row = await ownCallOf(deps, actor, id);
   if (!isActive(row, deps.clock.now())) throw callsErrors.callEnded();
   return row.id;
 }
@@ -340,7 +342,7 @@ export async function requestCheck(
 
 /** `POST /api/calls/:id/customer-check` */
 export async function requestOwnCheck(deps: Deps, actor: Actor, id: string) {
-  const row = await ownCall(deps, actor, id);
+  const row = await ownCallOf(deps, actor, id);
   return requestCheck(deps, { organisationId: row.organisation_id, by: employeeBy(actor) }, row, row.user_id);
 }
 
@@ -396,6 +398,21 @@ export async function callCheckEvent(deps: Deps, callId: string): Promise<CheckE
   if (!row) return null;
   const a = checkAnswerOf(row, deps.clock.now());
   return { id: a.id, status: a.status, answeredAt: a.answeredAt, answeredVia: a.answeredVia };
+}
+
+/** What the employee's call stream shows: null once the call is gone (erased). */
+export async function callStreamState(
+  deps: Deps,
+  call: { id: string; organisation_id: number; customer_hash: string; user_id: number },
+): Promise<CallStreamState | null> {
+  const now = deps.clock.now();
+  const [row, check, colleagues] = await Promise.all([
+    repo.findCall(deps.db, call.organisation_id, call.id),
+    callCheckEvent(deps, call.id),
+    repo.colleaguesOnCall(deps.db, call, now),
+  ]);
+  if (!row) return null;
+  return { ended: !isActive(row, now), check, colleagues };
 }
 
 // ---- the job, deactivation, the customer's and the employee's data ----
@@ -472,7 +489,7 @@ export async function eraseCustomer(deps: Deps, who: CallActor, customerRef: str
   const hash = customerHash(deps.config.appSecret, who.organisationId, customerRef);
   const calls = await repo.eraseCustomer(deps.db, who.organisationId, hash);
   await deps.audit.record({
-    action: "call.erase-customer",
+    action: AUDIT_ACTIONS.eraseCustomer,
     outcome: "success",
     actorId: who.by.actorId,
     actorEmail: who.by.actorEmail,

@@ -37,6 +37,8 @@ export async function insertCode(
     ip: string;
     /** the code's language, audited with its generation */
     language: string;
+    /** the call the code belongs to (the employee's active call), audited with its generation */
+    callId?: string | null;
   },
 ): Promise<GenerateRow> {
   const now = iso(p.now);
@@ -67,7 +69,7 @@ export async function insertCode(
         insert into audit_log (at, actor_id, actor_email, organisation_id, action, target, ip, outcome, detail)
         select ${now}::timestamptz, ${p.userId}::int, ${p.userEmail}::text, ${p.organisationId}::int, ${AUDIT_ACTIONS.generateCode}::text,
           ins.id::text, ${p.ip}::text, case when rl.allowed then 'success' else 'denied' end,
-          jsonb_build_object('language', ${p.language}::text)
+          jsonb_strip_nulls(jsonb_build_object('language', ${p.language}::text, 'callId', ${p.callId ?? null}::text))
             || case when rl.allowed then '{}'::jsonb else jsonb_build_object('reason', 'rate-limited', 'refused', rl.refused) end
         from rl left join ins on true
         where (not rl.allowed and ${auditsRefusalSql(sql`rl.refused`)}) or ins.id is not null

@@ -1,4 +1,5 @@
 import { signedIn } from "@server/context";
+import { activeOwnCallId } from "@server/features/calls";
 import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
 import { HttpError } from "@server/lib/errors";
 import { requireUser } from "@server/plugins/guards";
@@ -42,11 +43,13 @@ export default async function codesRoutes(app: App) {
         operationId: "generateCode",
         summary: "Generate an identity code (three words)",
         body: generateWordsBody,
-        response: { 429: errorAnswer, 200: generatedWordsAnswer },
+        response: { 429: errorAnswer, 200: generatedWordsAnswer, 403: errorAnswer, 404: errorAnswer, 409: errorAnswer },
       },
     },
     async (request) => {
-      const answer = await codes.generateWords(app.deps, request.actor, { language: request.body?.language });
+      // with callId: the caller's own active call (404 for any other, 409 once it ended)
+      const callId = request.body?.callId ? await activeOwnCallId(app.deps, request.actor, request.body.callId) : null;
+      const answer = await codes.generateWords(app.deps, request.actor, { language: request.body?.language, callId });
       app.metrics.codeGenerated();
       return answer;
     },

@@ -44,7 +44,8 @@ export async function generateWords(
   {
     language = DEFAULT_LANGUAGE,
     draw = drawWords,
-  }: { language?: Language; draw?: (language: Language) => string[] } = {},
+    callId = null,
+  }: { language?: Language; draw?: (language: Language) => string[]; callId?: string | null } = {},
 ): Promise<GeneratedWords> {
   const user = signedIn(actor);
   const now = deps.clock.now();
@@ -66,6 +67,7 @@ export async function generateWords(
       expiresAt,
       ip: actor.ip,
       language,
+      callId,
     });
     if (!row.allowed) throw codesErrors.tooManyCodes(retryAfterSeconds(row.oldest, limit.windowMs, now));
     if (!row.organisation_active) throw usersErrors.accountDeactivated();

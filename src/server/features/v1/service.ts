@@ -1,7 +1,8 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
 import { organisationActivity } from "@server/features/activity";
-import type { ApiKeyCaller } from "@server/features/api-keys";
+import { type ApiKeyCaller, apiKeysErrors } from "@server/features/api-keys";
 import { auditFeed } from "@server/features/audit";
+import { startDiallerCall } from "@server/features/calls";
 import { generateWords, organisationCodeStatus } from "@server/features/codes";
 import { reportsFeed } from "@server/features/reports";
 import { findUserByEmail } from "@server/features/users";
@@ -23,8 +24,11 @@ export async function issueCode(
   deps: Deps,
   actor: Actor,
   key: ApiKeyCaller,
-  input: { employeeEmail: string; language?: Language | undefined },
+  input: { employeeEmail: string; language?: Language | undefined; customerRef?: string | undefined },
 ) {
+  // a code that belongs to a call also starts (or renews) that call: the key needs calls:write too
+  if (input.customerRef !== undefined && !key.scopes.includes("calls:write"))
+    throw apiKeysErrors.missingScope("calls:write");
   const employee = await findUserByEmail(deps.db, input.employeeEmail);
   const audit = { ...auditActor(actor), action: AUDIT_ACTIONS.apiIssueCode, organisationId: key.organisationId };
   if (
@@ -53,13 +57,27 @@ export async function issueCode(
       organisationId: employee.organisationId,
     },
   };
+  // With customerRef: the employee's outbound call with that customer, started if needed.
+  const call =
+    input.customerRef === undefined
+      ? null
+      : (
+          await startDiallerCall(deps, actor, key, {
+            employeeEmail: employee.email,
+            customerRef: input.customerRef,
+            direction: "outbound",
+          })
+        ).call;
   // A refusal (the employee's 3-a-minute limit) is audited by the generation itself, sparsely.
-  const code = await generateWords(deps, asEmployee, { language: input.language ?? DEFAULT_LANGUAGE });
+  const code = await generateWords(deps, asEmployee, {
+    language: input.language ?? DEFAULT_LANGUAGE,
+    callId: call?.id ?? null,
+  });
   await deps.audit.record({
     ...audit,
     outcome: "success",
     target: String(code.id),
-    detail: { ...keyDetail(key), employeeId: employee.id },
+    detail: { ...keyDetail(key), employeeId: employee.id, ...(call ? { callId: call.id } : {}) },
   });
   return {
     id: code.id,

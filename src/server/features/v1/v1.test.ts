@@ -21,7 +21,9 @@ afterEach(async () => {
 });
 
 /** An organisation with a superuser, an employee and a key holding `scopes`. */
-async function organisationWithKey(scopes: readonly ApiKeyScope[] = API_KEY_SCOPES) {
+async function organisationWithKey(
+  scopes: readonly ApiKeyScope[] = API_KEY_SCOPES.filter((s) => s !== "checks:answer"),
+) {
   const employer = await createEmployer(t);
   const employee = await createEmployee(t, employer.org.id, employer.domain, { fullName: "Ada Agent" });
   const browser = await signIn(t, employer.user.email);

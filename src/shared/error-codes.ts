@@ -93,6 +93,11 @@ export const ERROR_CODES = {
   ssoSecretRequired: "sso.secret_required",
   ssoRecentSignInRequired: "sso.recent_sign_in_required",
   ssoNotConfigured: "sso.not_configured",
+  // the customer's call status (status tokens, the call-status component)
+  statusOriginNotVerified: "call_status.origin_not_verified",
+  statusTokenInvalid: "call_status.token_invalid",
+  statusWrongOrigin: "call_status.wrong_origin",
+  statusCannotAnswer: "call_status.cannot_answer",
 
   // SCIM provisioning (answered in the SCIM error schema under /api/scim/v2)
   scimUnauthorized: "scim.unauthorized",

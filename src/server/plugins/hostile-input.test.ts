@@ -22,7 +22,7 @@ afterAll(async () => {
   await t.close();
 });
 
-type As = "none" | "admin" | "boss" | "employee" | "key" | "scim";
+type As = "none" | "admin" | "boss" | "employee" | "key" | "scim" | "status";
 type Sample = { as: As; params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
 
 let domain = "";
@@ -133,6 +133,15 @@ function samples(): Record<string, Sample> {
     "POST /api/v1/codes": { as: "key", body: { employeeEmail, language: "en" } },
     "GET /api/v1/codes/:id": { as: "key", params: { id: NO_ID } },
     "GET /api/v1/codes/:id/events": { as: "key", params: { id: NO_ID } },
+    "POST /api/v1/customers/status-token": {
+      as: "key",
+      body: { customerRef: "C-555", origin: `https://www.${domain}`, answer: true },
+    },
+    // another customer than the status token's, whose tokens it revokes
+    "DELETE /api/v1/customers/status-tokens": { as: "key", body: { customerRef: "C-999" } },
+    "POST /api/v1/customers/call-status": { as: "key", body: { customerRef: "C-104233" } },
+    "POST /api/call-status/checks/:id": { as: "status", params: { id: "k_nothing" }, body: { answer: "denied" } },
+    "POST /api/call-status/report": { as: "status", body: { note: "asked me to press Yes", language: "en" } },
     "GET /api/v1/audit": { as: "key", query: { after: "0", limit: "10" } },
     "GET /api/v1/reports": { as: "key", query: { after: "0", limit: "10" } },
     "PUT /api/employer/sso": {
@@ -310,6 +319,8 @@ const browsers = {} as Record<"admin" | "boss" | "employee" | "none", Browser>;
 const emails = {} as Record<"admin" | "boss" | "employee", string>;
 let scimToken = "";
 let apiKey = "";
+/** a status token of the call-status component (may answer), and the origin it was minted for */
+let statusToken = "";
 
 /** Signs `as` in again if an earlier route ended its session (a new password, another's erasure…). */
 async function stillSignedIn(as: As) {
@@ -338,6 +349,8 @@ async function send(method: string, url: string, sample: Sample, request: Requir
   }
   if (sample.as === "scim") headers.authorization = `Bearer ${scimToken}`;
   if (sample.as === "key") headers.authorization = `Bearer ${apiKey}`;
+  if (sample.as === "status")
+    Object.assign(headers, { authorization: `Bearer ${statusToken}`, origin: `https://www.${domain}` });
   const hasBody = !["GET", "HEAD", "DELETE", "OPTIONS"].includes(method) || request.body !== undefined;
   if (hasBody) {
     headers["content-type"] = url.startsWith("/api/scim/v2") ? "application/scim+json" : "application/json";
@@ -400,10 +413,18 @@ beforeAll(async () => {
   scimToken = token.json().token;
   const key = await browsers.boss.post("/api/employer/api-keys", {
     name: "every scope",
-    scopes: ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read"],
+    scopes: ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read", "calls:read", "checks:answer"],
   });
   expect(key.statusCode, key.body).toBe(201);
   apiKey = key.json().key;
+  const minted = await t.app.inject({
+    method: "POST",
+    url: "/api/v1/customers/status-token",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    payload: JSON.stringify({ customerRef: "C-104233", origin: `https://www.${domain}`, answer: true }),
+  });
+  expect(minted.statusCode, minted.body).toBe(201);
+  statusToken = minted.json().token;
   const provisioned = await t.app.inject({
     method: "POST",
     url: "/api/scim/v2/Users",

@@ -35,11 +35,12 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 /** How a route is reached, from its config (the same fields the session plugin and the key checks read). */
-type Access = "apiKey" | "scimToken" | "widget" | "anonymous" | "session";
+type Access = "apiKey" | "scimToken" | "statusToken" | "widget" | "anonymous" | "session";
 
 function accessOf(route: RouteOptions): Access {
   const config = route.config ?? {};
   if (config.bearer) return route.url.startsWith(SCIM_PREFIX) ? "scimToken" : "apiKey";
+  if (config.statusToken) return "statusToken";
   if (config.widget) return "widget";
   if (config.anonymous) return "anonymous";
   return "session";
@@ -56,6 +57,8 @@ function securityOf(access: Access, unsafe: boolean): Array<Record<string, strin
       return [{ apiKey: [] }];
     case "scimToken":
       return [{ scimToken: [] }];
+    case "statusToken":
+      return [{ statusToken: [] }];
     case "widget":
       return [];
     case "anonymous":
@@ -106,6 +109,8 @@ function whoMayCall(route: RouteOptions, access: Access, unsafe: boolean): strin
       return "**Who:** an organisation's API key (`Authorization: Bearer cpk_…`) with the scope the summary names; at most 600 calls a minute per key (then 429).";
     case "scimToken":
       return `**Who:** the organisation's identity provider, with its SCIM token (\`Authorization: Bearer\`).${limit}`;
+    case "statusToken":
+      return "**Who:** the call-status component, with a status token (`Authorization: Bearer cps_…`) from exactly the origin it was minted for (CORS to that origin only, without credentials; cookies are ignored).";
     case "widget":
       return `**Who:** anyone, from any site (CORS without credentials; cookies are ignored).${limit}`;
     case "anonymous":
@@ -132,8 +137,9 @@ function commonStatuses(route: RouteOptions, access: Access): number[] {
   const hasParams = route.url.includes(":");
   const statuses = new Set<number>([503]);
   if (schema.body || schema.querystring || schema.params || unsafe) statuses.add(400);
-  if (access === "session" || access === "apiKey" || access === "scimToken") statuses.add(401);
-  if (access === "apiKey") statuses.add(403);
+  if (access === "session" || access === "apiKey" || access === "scimToken" || access === "statusToken")
+    statuses.add(401);
+  if (access === "apiKey" || access === "statusToken") statuses.add(403);
   if ((access === "session" || access === "anonymous") && unsafe) statuses.add(403);
   if (access === "session" && hasRoleGuard(route)) statuses.add(403);
   if (hasParams) statuses.add(404);
@@ -286,6 +292,13 @@ export default fp<{ tags?: OpenapiTag[] }>(
               type: "http",
               scheme: "bearer",
               description: "The organisation's SCIM token (/api/scim/v2 only)",
+            },
+            statusToken: {
+              type: "http",
+              scheme: "bearer",
+              bearerFormat: "cps_…",
+              description:
+                "A customer's status token (/api/call-status… only), minted by POST /api/v1/customers/status-token and bound to one origin",
             },
           },
         },

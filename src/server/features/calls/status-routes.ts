@@ -1,7 +1,280 @@
+import { type ApiKeyCaller, authenticate } from "@server/features/api-keys";
+import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
+import { siteScope } from "@server/lib/origin";
 import type { App } from "@server/types";
+import { errorAnswer, messageAnswer, textAnswer } from "@shared/answers";
+import { API_KEY_LIMITS, type ApiKeyScope } from "@shared/api-keys";
+import {
+  callStatusAnswer,
+  componentAnswerAnswer,
+  componentAnswerBody,
+  componentCheckParams,
+  componentReportBody,
+  customerRefBody,
+  revokedTokensAnswer,
+  statusTokenAnswer,
+  statusTokenBody,
+} from "@shared/call-status-protocol";
+import { requestLanguage } from "@shared/languages";
+import { sql } from "drizzle-orm";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { customerHash } from "./customer";
+import * as live from "./status-live";
+import { openComponentStream, StatusStreams } from "./status-stream";
+import {
+  findToken,
+  mintToken,
+  readCustomerStatus,
+  revokeTokens,
+  type StatusToken,
+  statusErrors,
+  toCallStatusAnswer,
+  toComponentState,
+} from "./status-tokens";
+
+declare module "fastify" {}
+
+const security = [{ apiKey: [] }];
+const refusals = { 401: errorAnswer, 403: errorAnswer, 429: errorAnswer };
+const componentSecurity = [{ statusToken: [] }];
+
+/** The CORS headers of an answer to the token's own origin: that origin only, never credentials. */
+const corsTo = (origin: string) => ({
+  "access-control-allow-origin": origin,
+  "access-control-expose-headers": "retry-after",
+  vary: "Origin",
+});
 
 /**
  * The customer's side: status tokens (/api/v1/customers/status-token(s), /api/v1/customers/call-status) and
- * the call-status component's routes (/api/call-status…).
+ * the call-status component's routes (/api/call-status…). The component's protocol: docs/calls.md.
  */
-export default async function statusRoutes(_app: App) {}
+export default async function statusRoutes(app: App) {
+  const keys = new WeakMap<FastifyRequest, ApiKeyCaller>();
+  const withScope = (scope: ApiKeyScope) => ({
+    config: {
+      bearer: true,
+      anonymous: anonymousLimit({ limit: API_KEY_LIMITS.refusalsPerMinutePerIp, windowMs: 60_000 }),
+    },
+    onRequest: async (request: FastifyRequest) => {
+      keys.set(
+        request,
+        await authenticate(app.deps, request.actor, { authorization: request.headers.authorization, scope }),
+      );
+    },
+  });
+  const keyOf = (request: FastifyRequest): ApiKeyCaller => {
+    const key = keys.get(request);
+    if (!key) throw new Error("a /api/v1 route ran without its key check");
+    return key;
+  };
+
+  app.post(
+    "/v1/customers/status-token",
+    {
+      ...withScope("calls:read"),
+      schema: {
+        operationId: "v1CreateStatusToken",
+        summary: "A status token for the call-status component (scope calls:read; checks:answer with answer)",
+        description:
+          "For the customer's signed-in page on `origin` (exactly its scheme, host and port; one of the organisation's verified https sites or under one): 15 minutes; with `answer: true` it may also answer the customer's pending check. At most 20 live tokens per customer: minting another revokes the oldest. Take `customerRef` from your own session, never from the request.",
+        security,
+        body: statusTokenBody,
+        response: { 201: statusTokenAnswer, 400: errorAnswer, ...refusals },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await mintToken(app.deps, keyOf(request), request.body)),
+  );
+
+  app.delete(
+    "/v1/customers/status-tokens",
+    {
+      ...withScope("calls:read"),
+      schema: {
+        operationId: "v1RevokeStatusTokens",
+        summary: "Revoke every status token of a customer (scope calls:read)",
+        description: "Every token of the customer stops working at once; open component streams end.",
+        security,
+        body: customerRefBody,
+        response: { 200: revokedTokensAnswer, 400: errorAnswer, ...refusals },
+      },
+    },
+    async (request) => {
+      const key = keyOf(request);
+      const revoked = await revokeTokens(app.deps, key, request.body.customerRef);
+      // This process's streams at once (the others on the notification).
+      await live.recheckOrganisation(app, key.organisationId);
+      return { revoked };
+    },
+  );
+
+  app.post(
+    "/v1/customers/call-status",
+    {
+      ...withScope("calls:read"),
+      schema: {
+        operationId: "v1CustomerCallStatus",
+        summary: "Who is calling a customer now, and when we last called (scope calls:read)",
+        description:
+          "The customer's active **outbound** calls, newest first, and the start and employee of the newest outbound call kept (`null`s when none). An inbound call never appears.",
+        security,
+        body: customerRefBody,
+        response: { 200: callStatusAnswer, 400: errorAnswer, ...refusals },
+      },
+    },
+    async (request) => {
+      const key = keyOf(request);
+      const hash = customerHash(app.deps.config.appSecret, key.organisationId, request.body.customerRef);
+      const status = await readCustomerStatus(app.deps.db, key.organisationId, hash, app.deps.clock.now());
+      return toCallStatusAnswer(status);
+    },
+  );
+
+  // --- the component's routes ---
+
+  const streams = new StatusStreams();
+  live.watch(app, streams);
+
+  /**
+   * The token of a component request, bound to its origin: unknown or malformed 401 (no CORS: there is no
+   * origin to answer), another Origin (or none, or `null`) 403; then CORS to the token's origin and 401 for
+   * a token that expired, was revoked, or whose organisation or key is gone.
+   */
+  const tokenOf = async (request: FastifyRequest, reply: FastifyReply): Promise<StatusToken> => {
+    const token = await findToken(app.deps.db, request.headers.authorization, app.deps.clock.now());
+    if (!token) throw statusErrors.tokenInvalid();
+    if (request.headers.origin !== token.origin) throw statusErrors.wrongOrigin();
+    const cors = corsTo(token.origin);
+    reply.headers(cors);
+    if (!token.usable) throw statusErrors.tokenInvalid(cors);
+    return token;
+  };
+  const component = { statusToken: true } as const;
+
+  /** Preflights: to an origin on a verified https site of an active organisation (the request itself checks the token's). */
+  const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = request.headers.origin;
+    const hosts = origin ? siteScope(origin, app.deps.config.publicOrigin) : [];
+    if (!origin || hosts === "any" || hosts.length === 0 || new URL(origin).origin !== origin) {
+      return reply.code(403).send();
+    }
+    const [row] = await app.deps.db.rows<{ ok: boolean }>(sql`
+      select exists (select 1 from organisation_sites s join organisations o on o.id = s.organisation_id
+        where s.status = 'verified' and o.status = 'active'
+          and s.host = any(string_to_array(${hosts.join(",")}::text, ','))) as ok`);
+    if (!row?.ok) return reply.code(403).send();
+    return reply
+      .code(204)
+      .headers({
+        ...corsTo(origin),
+        "access-control-allow-methods": "GET, POST",
+        "access-control-allow-headers": "authorization, content-type",
+        "access-control-max-age": "600",
+      })
+      .send();
+  };
+  for (const url of ["/call-status/stream", "/call-status/checks/:id", "/call-status/report"]) {
+    app.options(url, { config: { ...component, anonymous: ANONYMOUS_READ_ONLY } }, preflight);
+  }
+
+  app.get(
+    "/call-status/stream",
+    {
+      config: component,
+      schema: {
+        operationId: "callStatusStream",
+        summary: "The customer's live call status (the call-status component's stream)",
+        description:
+          "`text/event-stream` over `fetch` with `Authorization: Bearer cps_…` from exactly the token's origin: `state` at once and on every change, `ping` at least every 15 s once the server confirmed the state, `end` `{reason}` when the token expires or is revoked. At most 3 open streams per token and 20 per client address (429); past the server's cap 503 with `Retry-After`. docs/calls.md, \"The component's protocol\".",
+        security: componentSecurity,
+        response: {
+          200: textAnswer(
+            "text/event-stream",
+            "Server-sent events: `state`, `ping`, `end`",
+            'event: state\ndata: {"companyName":"Globex","calling":[],"lastCallAt":null,"check":null,"canAnswer":false}\n\n',
+          ),
+          401: errorAnswer,
+          403: errorAnswer,
+          429: errorAnswer,
+          503: errorAnswer,
+        },
+      },
+    },
+    async (request, reply) => {
+      const token = await tokenOf(request, reply);
+      const cors = corsTo(token.origin);
+      const refused = streams.refusal(token.id, request.clientKey);
+      if (refused === "process") throw statusErrors.busy(cors);
+      if (refused) throw statusErrors.tooManyStreams(cors);
+      const now = app.deps.clock.now();
+      const status = await readCustomerStatus(app.deps.db, token.organisationId, token.customerHash, now);
+      const opened = openComponentStream(streams, {
+        tokenId: token.id,
+        organisationId: token.organisationId,
+        customerHash: token.customerHash,
+        clientKey: request.clientKey,
+        first: toComponentState(token, status, now),
+        look: () => live.look(app, token.id),
+        subscribe: (listener) => live.subscribeCustomer(token.organisationId, token.customerHash, listener),
+        now: () => app.deps.clock.now(),
+      });
+      if (opened === "process") throw statusErrors.busy(cors);
+      if (typeof opened === "string") throw statusErrors.tooManyStreams(cors);
+      reply.raw.on("close", opened.close);
+      reply.header("content-type", "text/event-stream; charset=utf-8").header("cache-control", "no-store");
+      reply.header("x-accel-buffering", "no");
+      return reply.send(opened.body as unknown as string);
+    },
+  );
+
+  app.post(
+    "/call-status/checks/:id",
+    {
+      config: component,
+      schema: {
+        operationId: "callStatusAnswerCheck",
+        summary: "The customer's answer to a check (the call-status component, a token minted with answer)",
+        description:
+          "403 for a token not minted with `answer: true`; 404 when the check is not this customer's with this organisation; 409 when it is no longer pending.",
+        security: componentSecurity,
+        params: componentCheckParams,
+        body: componentAnswerBody,
+        response: {
+          200: componentAnswerAnswer,
+          400: errorAnswer,
+          401: errorAnswer,
+          403: errorAnswer,
+          404: errorAnswer,
+          409: errorAnswer,
+        },
+      },
+    },
+    async (request, reply) => {
+      const token = await tokenOf(request, reply);
+      if (!token.canAnswer) throw statusErrors.cannotAnswer(corsTo(token.origin));
+      return live.answer(app, request, token, request.params.id, request.body.answer);
+    },
+  );
+
+  app.post(
+    "/call-status/report",
+    {
+      config: component,
+      schema: {
+        operationId: "callStatusReport",
+        summary: "Report this call (the call-status component): to the token's organisation",
+        security: componentSecurity,
+        body: componentReportBody,
+        response: { 201: messageAnswer, 400: errorAnswer, 401: errorAnswer, 403: errorAnswer, 429: errorAnswer },
+      },
+    },
+    async (request, reply) => {
+      const token = await tokenOf(request, reply);
+      const { language: asked, ...body } = request.body;
+      const language = requestLanguage(asked, request.headers["accept-language"]);
+      reply.header("content-language", language);
+      const message = await live.report(app, request, token, body, language);
+      return reply.code(201).send({ message });
+    },
+  );
+}

@@ -54,6 +54,8 @@ export async function storeReport(
     site: string | null;
     source: string;
     unverifiedOrigin: boolean;
+    /** where the customer sent it from (default: the widget) */
+    via?: "widget" | "call-status";
     callerNumber?: string;
     claimedName?: string;
     note?: string;
@@ -95,9 +97,11 @@ export async function storeReport(
     const [row] = rowsOf<{ id: string | number }>(
       await tx.execute(sql`
         with ins as (
-          insert into call_reports (at, organisation_id, site, caller_number, claimed_name, note, source, unverified_origin)
+          insert into call_reports
+            (at, organisation_id, site, caller_number, claimed_name, note, source, unverified_origin, via)
           values (${now}::timestamptz, ${p.organisationId}::int, ${p.site}::text, ${p.callerNumber ?? null}::text,
-            ${p.claimedName ?? null}::text, ${p.note ?? null}::text, ${p.source}::text, ${p.unverifiedOrigin}::boolean)
+            ${p.claimedName ?? null}::text, ${p.note ?? null}::text, ${p.source}::text, ${p.unverifiedOrigin}::boolean,
+            ${p.via ?? "widget"}::text)
           returning *
         ),
         queued as (${queueDeliveries({
@@ -106,7 +110,7 @@ export async function storeReport(
           from: sql`ins`,
           organisationId: sql`ins.organisation_id`,
           data: sql`jsonb_build_object('id', ins.id, 'at', ${now}::text, 'site', ins.site,
-            'callerNumber', ins.caller_number, 'claimedName', ins.claimed_name, 'note', ins.note)`,
+            'callerNumber', ins.caller_number, 'claimedName', ins.claimed_name, 'note', ins.note, 'via', ins.via)`,
         })}),
         woken as (${wakeWorkers(sql`queued`)})
         select ins.id, (select count(*) from woken) as woken from ins`),

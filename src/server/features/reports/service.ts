@@ -45,7 +45,13 @@ export const REPORTS_KEPT_MS = 365 * DAY_MS;
 export async function createReport(
   deps: Deps,
   actor: Actor,
-  input: { body: ReportBody; origin: string | undefined; language?: Language },
+  input: {
+    body: ReportBody;
+    origin: string | undefined;
+    language?: Language;
+    /** sent by the call-status component: routed to its token's organisation (the token was bound to `origin`) */
+    callStatus?: { organisationId: number };
+  },
 ): Promise<{ message: string; organisationId: number | null }> {
   const now = deps.clock.now();
   // The answers in the widget's language (English by default).
@@ -58,17 +64,31 @@ export async function createReport(
     if (!wide.allowed) throw reportsErrors.tooManyReports(wide.retryAfterSeconds, texts.reportsTooMany);
   }
   const scope = siteScope(input.origin, deps.config.publicOrigin);
-  const owner = scope === "any" ? null : await repo.organisationOfSite(deps.db, scope);
-  const unverifiedOrigin = !(
-    (input.origin !== undefined && input.origin === deps.config.publicOrigin) ||
-    (owner !== null && input.origin?.startsWith("https://"))
-  );
+  const owner = input.callStatus
+    ? input.callStatus.organisationId
+    : scope === "any"
+      ? null
+      : await repo.organisationOfSite(deps.db, scope);
+  const unverifiedOrigin =
+    !input.callStatus &&
+    !(
+      (input.origin !== undefined && input.origin === deps.config.publicOrigin) ||
+      (owner !== null && input.origin?.startsWith("https://"))
+    );
   // A deactivated organisation has nobody to read its reports: they go to the admins.
   const organisationId = owner !== null && (await organisationActive(deps.db, owner)) ? owner : null;
   const site = originHost(input.origin);
   const stored = await repo.storeReport(
     deps.db,
-    { now, organisationId, site, source: network ?? ipv4Network24(actor.clientKey), unverifiedOrigin, ...input.body },
+    {
+      now,
+      organisationId,
+      site,
+      source: network ?? ipv4Network24(actor.clientKey),
+      unverifiedOrigin,
+      via: input.callStatus ? "call-status" : "widget",
+      ...input.body,
+    },
     { budget: REPORTS_PER_DESTINATION_DAY, since: new Date(now.getTime() - DAY_MS) },
   );
   if (stored === null) throw reportsErrors.tooManyReports(Math.ceil(HOUR_MS / 1000), texts.reportsTooMany);
@@ -81,6 +101,7 @@ export async function createReport(
     detail: {
       site,
       routed: organisationId === null ? "admins" : "organisation",
+      ...(input.callStatus ? { via: "call-status" } : {}),
       ...(unverifiedOrigin ? { unverifiedOrigin } : {}),
       ...(stored.shed !== null ? { shed: stored.shed } : {}),
     },

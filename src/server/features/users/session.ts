@@ -34,6 +34,12 @@ declare module "fastify" {
      * check applies (a browser cannot send the token by itself).
      */
     bearer?: boolean;
+    /**
+     * A call-status component route (/api/call-status…): authenticated only by its status token in
+     * `Authorization: Bearer cps_…` and bound to the token's Origin, so cookies are neither read nor set
+     * and no CSRF token or Origin-is-CallProof check applies.
+     */
+    statusToken?: boolean;
   }
   interface FastifyRequest {
     /** the signed-in, active user, or null */
@@ -86,7 +92,11 @@ export default fp(
     const sessionless = (request: FastifyRequest) =>
       !isApiRequest(request) ||
       !request.routeOptions.url ||
-      Boolean(request.routeOptions.config?.widget || request.routeOptions.config?.bearer);
+      Boolean(
+        request.routeOptions.config?.widget ||
+          request.routeOptions.config?.bearer ||
+          request.routeOptions.config?.statusToken,
+      );
 
     app.addHook("onRequest", async (request, reply) => {
       request.clientKey = ipKey(request.ip);

@@ -80,6 +80,12 @@ async function openDashboard(
 const panel = (page: Page) => page.getByRole("region", { name: T.title });
 const checkLine = (page: Page) => panel(page).locator(".call-check");
 
+/** A whole-page screenshot from the top (a sticky header would otherwise be drawn where the page was scrolled). */
+async function screenshot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
 async function expectAccessible(page: Page) {
   expect(await seriousViolations(page)).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
@@ -136,10 +142,7 @@ describe("calls on /dashboard", () => {
         .toMatch(/^The customer pressed Yes through .+ at \d\d:\d\d:\d\d\. A Yes alone is not enough/);
       expect(await checkLine(page).getAttribute("data-state")).toBe("confirmed");
       await expectAccessible(page);
-      await page.screenshot({
-        path: `${SHOTS}/calls-dashboard-confirmed-${viewport === DESKTOP ? "desktop" : "phone"}.png`,
-        fullPage: true,
-      });
+      await screenshot(page, `calls-dashboard-confirmed-${viewport === DESKTOP ? "desktop" : "phone"}`);
 
       await panel(page).getByRole("button", { name: T.end }).click();
       await page.getByLabel(T.customerRefLabel).waitFor();
@@ -174,7 +177,7 @@ describe("calls on /dashboard", () => {
     expect(await checkLine(page).getAttribute("data-state")).toBe("denied");
     expect(await panel(page).getByRole("button", { name: T.ask }).count()).toBe(0);
     await expectAccessible(page);
-    await page.screenshot({ path: `${SHOTS}/calls-dashboard-denied-phone.png`, fullPage: true });
+    await screenshot(page, "calls-dashboard-denied-phone");
 
     // The red notice stays after a reload, until the call ends; no second check.
     await page.reload();
@@ -210,7 +213,7 @@ describe("calls on /dashboard", () => {
     await panel(page).getByText(T.calling("C-300003")).waitFor();
     await panel(page).getByText(T.startedThroughApi).waitFor();
     await expectAccessible(page);
-    await page.screenshot({ path: `${SHOTS}/calls-dashboard-desktop.png`, fullPage: true });
+    await screenshot(page, "calls-dashboard-desktop");
 
     await panel(page).getByRole("button", { name: T.notMine }).click();
     await panel(page).getByText(T.disowned).waitFor();

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** The kinds of alert: a burst of failed checks on the organisation's own sites, or a wave of reports. */
-export const ALERT_KINDS = ["failed-lookups", "reports"] as const;
+export const ALERT_KINDS = ["failed-lookups", "reports", "disowned-calls", "denied-checks"] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export const ALERT_DEFAULTS = { enabled: true, failedLookupsPer10Minutes: 20, reportsPerHour: 3 } as const;
@@ -12,6 +12,10 @@ export const ALERT_LIMITS = {
   /** the rolling windows */
   failedLookupsWindowMs: 10 * 60_000,
   reportsWindowMs: 60 * 60_000,
+  /** employees disowning calls started in their name, and customers denying checks: counted over an hour */
+  callsWindowMs: 60 * 60_000,
+  /** a single disowned call raises an alert */
+  disownedCallsThreshold: 1,
   /** at most one alert per kind per organisation in this time */
   quietMs: 60 * 60_000,
   /** the job looks this often, so an alert is raised within a minute of the event that reaches the threshold */
@@ -68,6 +72,8 @@ export const ALERTS_TEXT = {
   kinds: {
     "failed-lookups": "Failed checks on your sites",
     reports: "Reported calls",
+    "disowned-calls": "Calls started in an employee's name that they were not on",
+    "denied-checks": "Customers who said they were not on the call",
   } satisfies Record<AlertKind, string>,
   none: "No alerts yet.",
   recentCaption: "Recent alerts, newest first",

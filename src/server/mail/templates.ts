@@ -113,9 +113,31 @@ const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`
  */
 export function alertMail(
   to: string,
-  alert: { kind: "failed-lookups" | "reports"; count: number; windowStart: Date; windowEnd: Date; sites: string[] },
+  alert: {
+    kind: "failed-lookups" | "reports" | "disowned-calls" | "denied-checks";
+    count: number;
+    windowStart: Date;
+    windowEnd: Date;
+    sites: string[];
+  },
   url: string,
 ): Mail {
+  if (alert.kind === "disowned-calls" || alert.kind === "denied-checks") {
+    const what =
+      alert.kind === "disowned-calls"
+        ? `${alert.count} calls started through your API in an employee's name that the employee was not on`
+        : `${alert.count} customer checks denied: the customer said they were not on the call`;
+    return compose(
+      to,
+      `${ALERT_MAIL_SUBJECT_PREFIX} ${what}`,
+      [
+        `Between ${utc(alert.windowStart)} and ${utc(alert.windowEnd)}: ${what}.`,
+        `Calls involved: ${alert.sites.length > 0 ? alert.sites.join(", ") : "none recorded"}.`,
+        "Someone may be impersonating your organisation or your customers. Follow your fraud procedure.",
+      ],
+      { label: "Open your dashboard", url },
+    );
+  }
   const what =
     alert.kind === "failed-lookups"
       ? `${alert.count} failed checks of identity codes on your sites`

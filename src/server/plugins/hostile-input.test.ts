@@ -144,6 +144,19 @@ function samples(): Record<string, Sample> {
     "POST /api/call-status/report": { as: "status", body: { note: "asked me to press Yes", language: "en" } },
     "GET /api/v1/audit": { as: "key", query: { after: "0", limit: "10" } },
     "GET /api/v1/reports": { as: "key", query: { after: "0", limit: "10" } },
+    "POST /api/calls": { as: "employee", body: { customerRef: "C-104233", direction: "outbound" } },
+    "POST /api/calls/:id/renew": { as: "employee", params: { id: "call_nope" } },
+    "POST /api/calls/:id/end": { as: "employee", params: { id: "call_nope" } },
+    "POST /api/calls/:id/disown": { as: "employee", params: { id: "call_nope" } },
+    "POST /api/calls/:id/customer-check": { as: "employee", params: { id: "call_nope" } },
+    "GET /api/calls/:id/events": { as: "employee", params: { id: "call_nope" } },
+    "POST /api/v1/calls": { as: "key", body: { employeeEmail, customerRef: "C-104233", direction: "inbound" } },
+    "POST /api/v1/calls/:id/end": { as: "key", params: { id: "call_nope" } },
+    "POST /api/v1/calls/:id/customer-check": { as: "key", params: { id: "call_nope" } },
+    "GET /api/v1/customer-checks/:id": { as: "key", params: { id: "chk_nope" } },
+    "POST /api/v1/customer-checks/:id": { as: "key", params: { id: "chk_nope" }, body: { answer: "confirmed" } },
+    "POST /api/v1/customers/export": { as: "key", body: { customerRef: "C-104233" } },
+    "POST /api/v1/customers/erase": { as: "key", body: { customerRef: "C-104233" } },
     "PUT /api/employer/sso": {
       as: "boss",
       body: { issuer: "http://127.0.0.1:9/realm", clientId: "kestrel-app", clientSecret: "s3cret-kestrel" },
@@ -413,7 +426,7 @@ beforeAll(async () => {
   scimToken = token.json().token;
   const key = await browsers.boss.post("/api/employer/api-keys", {
     name: "every scope",
-    scopes: ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read", "calls:read", "checks:answer"],
+    scopes: ["codes:write", "codes:read", "reports:read", "audit:read", "activity:read", "calls:write", "calls:read"],
   });
   expect(key.statusCode, key.body).toBe(201);
   apiKey = key.json().key;

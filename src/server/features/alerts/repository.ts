@@ -5,19 +5,28 @@ import { ALERT_DEFAULTS, type AlertKind, type AlertSettings } from "@shared/aler
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { desc, eq, type SQL, sql } from "drizzle-orm";
 
-export async function findSettings(db: Db, organisationId: number): Promise<AlertSettings> {
+export async function findSettings(
+  db: Db,
+  organisationId: number,
+): Promise<AlertSettings & { deniedChecksPerHour: number }> {
   const [row] = await db
     .select({
       enabled: alertSettings.enabled,
       failedLookupsPer10Minutes: alertSettings.failedLookupsPer10Minutes,
       reportsPerHour: alertSettings.reportsPerHour,
+      deniedChecksPerHour: alertSettings.deniedChecksPerHour,
     })
     .from(alertSettings)
     .where(eq(alertSettings.organisationId, organisationId));
-  return row ?? { ...ALERT_DEFAULTS };
+  return row ?? { ...ALERT_DEFAULTS, deniedChecksPerHour: 1 };
 }
 
-export async function saveSettings(db: Db, organisationId: number, settings: AlertSettings, now: Date) {
+export async function saveSettings(
+  db: Db,
+  organisationId: number,
+  settings: AlertSettings & { deniedChecksPerHour?: number },
+  now: Date,
+) {
   const values = { ...settings, updatedAt: now };
   await db
     .insert(alertSettings)
@@ -96,6 +105,31 @@ export async function reportsByOrganisation(
     group by a.organisation_id`);
 }
 
+/**
+ * Per organisation (or only `organisationId`), the calls events of `kind` in (from, to]: disowned calls, or
+ * denied customer checks (each denial counts once, whatever its address or channel); `sites` holds the call ids.
+ */
+export async function callEventsByOrganisation(
+  db: Db,
+  kind: "disowned-calls" | "denied-checks",
+  from: Date,
+  to: Date,
+  organisationId?: number,
+): Promise<WindowCount[]> {
+  const which =
+    kind === "disowned-calls"
+      ? sql`a.action = ${AUDIT_ACTIONS.disownCall}`
+      : sql`a.action = ${AUDIT_ACTIONS.answerCheck} and a.detail->>'answer' = 'denied'`;
+  return db.rows<WindowCount>(sql`
+    select a.organisation_id, count(*)::int as count,
+      coalesce(array_agg(distinct a.target) filter (where a.target is not null), '{}') as sites
+    from audit_log a
+    where ${which} and a.outcome = 'success' and a.organisation_id is not null
+      and ${onlyOrganisation(sql`a.organisation_id`, organisationId)}
+      and a.at > ${from.toISOString()}::timestamptz and a.at <= ${to.toISOString()}::timestamptz
+    group by a.organisation_id`);
+}
+
 export type RaisedAlert = {
   id: number;
   organisation_id: number;
@@ -156,7 +190,9 @@ function deliveredSql(now: string) {
     organisationId: sql`raised.organisation_id`,
     data: sql`jsonb_build_object('id', raised.id, 'kind', raised.kind, 'count', raised.count,
         'windowStart', to_char(raised.window_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        'windowEnd', to_char(raised.window_end at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`,
+        'windowEnd', to_char(raised.window_end at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+        || case when raised.kind in ('disowned-calls', 'denied-checks')
+          then jsonb_build_object('callIds', to_jsonb(raised.sites)) else '{}'::jsonb end`,
   })}),
     notified as (${wakeWorkers(sql`queued`)})
     select raised.*, (select count(*) from notified)::int as notified from raised`;

@@ -50,9 +50,23 @@ function toRecord(a: { id: number; kind: string; at: Date; count: number; window
   } satisfies AlertRecord;
 }
 
-const WINDOWS: Record<AlertKind, { ms: number; threshold: "failedLookupsPer10Minutes" | "reportsPerHour" }> = {
-  "failed-lookups": { ms: ALERT_LIMITS.failedLookupsWindowMs, threshold: "failedLookupsPer10Minutes" },
-  reports: { ms: ALERT_LIMITS.reportsWindowMs, threshold: "reportsPerHour" },
+type Settings = Awaited<ReturnType<typeof repo.findSettings>>;
+const WINDOWS: Record<AlertKind, { ms: number; threshold: (s: Settings) => number }> = {
+  "failed-lookups": { ms: ALERT_LIMITS.failedLookupsWindowMs, threshold: (s) => s.failedLookupsPer10Minutes },
+  reports: { ms: ALERT_LIMITS.reportsWindowMs, threshold: (s) => s.reportsPerHour },
+  "disowned-calls": { ms: ALERT_LIMITS.callsWindowMs, threshold: () => ALERT_LIMITS.disownedCallsThreshold },
+  "denied-checks": { ms: ALERT_LIMITS.callsWindowMs, threshold: (s) => s.deniedChecksPerHour },
+};
+
+/** Each kind's count per organisation in (from, to] (only `organisationId`'s when given). */
+const COUNTERS: Record<
+  AlertKind,
+  (db: Deps["db"], from: Date, to: Date, organisationId?: number) => Promise<repo.WindowCount[]>
+> = {
+  "failed-lookups": repo.failedLookupsByOrganisation,
+  reports: repo.reportsByOrganisation,
+  "disowned-calls": (db, from, to, id) => repo.callEventsByOrganisation(db, "disowned-calls", from, to, id),
+  "denied-checks": (db, from, to, id) => repo.callEventsByOrganisation(db, "denied-checks", from, to, id),
 };
 
 /**
@@ -68,16 +82,15 @@ const WINDOWS: Record<AlertKind, { ms: number; threshold: "failedLookupsPer10Min
 export async function raiseDueAlerts(deps: Deps): Promise<number> {
   const now = deps.clock.now();
   const since = (kind: AlertKind) => new Date(now.getTime() - WINDOWS[kind].ms);
-  const [failed, reported, open] = await Promise.all([
-    repo.failedLookupsByOrganisation(deps.db, since("failed-lookups"), now),
-    repo.reportsByOrganisation(deps.db, since("reports"), now),
+  const kinds = Object.keys(COUNTERS) as AlertKind[];
+  const [open, ...counted] = await Promise.all([
     repo.openAlerts(deps.db, new Date(now.getTime() - ALERT_LIMITS.quietMs)),
+    ...kinds.map((kind) => COUNTERS[kind](deps.db, since(kind), now)),
   ]);
-  const candidates = [
-    ...failed.map((c) => ({ ...c, kind: "failed-lookups" as const })),
-    ...reported.map((c) => ({ ...c, kind: "reports" as const })),
-  ];
-  const siteNames = (sites: string[]) => sites.filter((s) => /^[a-z0-9.-]{1,253}$/.test(s));
+  const candidates = kinds.flatMap((kind, i) => (counted[i] ?? []).map((c) => ({ ...c, kind })));
+  // the sites involved; for the calls kinds, the call ids
+  const siteNames = (sites: string[]) =>
+    sites.filter((s) => /^[a-z0-9.-]{1,253}$/.test(s) || /^(call|chk)_[A-Za-z0-9_-]{1,64}$/.test(s));
   let raised = 0;
   for (const c of candidates) {
     const organisationId = Number(c.organisation_id);
@@ -88,8 +101,7 @@ export async function raiseDueAlerts(deps: Deps): Promise<number> {
     let grownFrom: number | undefined;
     if (current) {
       // Within the quiet hour: everything since the alert's window started counts towards it.
-      const counter = c.kind === "failed-lookups" ? repo.failedLookupsByOrganisation : repo.reportsByOrganisation;
-      const [total] = await counter(deps.db, new Date(current.window_start), now, organisationId);
+      const [total] = await COUNTERS[c.kind](deps.db, new Date(current.window_start), now, organisationId);
       if (!total || total.count < current.count * 2) continue;
       alert = await repo.growAlert(deps.db, {
         id: current.id,
@@ -99,7 +111,7 @@ export async function raiseDueAlerts(deps: Deps): Promise<number> {
       });
       grownFrom = current.count;
     } else {
-      if (c.count < settings[WINDOWS[c.kind].threshold]) continue;
+      if (c.count < WINDOWS[c.kind].threshold(settings)) continue;
       alert = await repo.raiseAlert(deps.db, {
         organisationId,
         kind: c.kind,

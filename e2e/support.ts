@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, expect } from "vitest";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const STAMP = path.join(ROOT, "dist/build-stamp");
 /** What the production build is made from (as scripts/start.mjs decides staleness). */
-const BUILD_SOURCES = ["src", "scripts/build.ts", "scripts/build-widget.ts", "vite.config.ts", "tsconfig.json"];
+const BUILD_SOURCES = ["src", "scripts/build.ts", "scripts/build-widget.ts", "scripts/build-call-status.ts", "vite.config.ts", "tsconfig.json"];
 
 /** Newest modification time of any non-test file under these paths (0 if none exist). */
 function newestMtime(paths: string[]): number {

@@ -8,7 +8,7 @@ import { FIRST_LOAD_BUDGET_BYTES, firstLoad } from "./first-load";
 import { pgliteSeed } from "./pglite-seed";
 
 /**
- * The production build, into dist/: the web app (Vite) and the widget in dist/web, each text file also
+ * The production build, into dist/: the web app (Vite), the widget and the call-status component in dist/web, each text file also
  * precompressed as .br and .gz; the server and the operator CLI bundled for plain node in dist/server
  * (with their packages, except the few listed below; source maps beside them); and dist/build-stamp, whose time
  * `npm start` compares with the sources' to rebuild a stale build.
@@ -28,6 +28,7 @@ rmSync(path.join(dist, "build-stamp"), { force: true });
 
 await viteBuild({ configFile: path.join(root, "vite.config.ts"), configLoader: "runner", logLevel: "warn" });
 await import("./build-widget");
+await import("./build-call-status");
 
 // The first load of a public page: the home page's must stay within budget (the build fails otherwise).
 const loads = firstLoad(webOut);

@@ -13,7 +13,7 @@ const stamp = path.join(root, "dist/build-stamp");
  * What the build is made from: a change to any of these makes the build stale. (package.json and its lock
  * are left out: `npm prune` rewrites them; after changing dependencies, `npm ci && npm run build`.)
  */
-const SOURCES = ["src", "scripts/build.ts", "scripts/build-widget.ts", "vite.config.ts", "tsconfig.json"];
+const SOURCES = ["src", "scripts/build.ts", "scripts/build-widget.ts", "scripts/build-call-status.ts", "vite.config.ts", "tsconfig.json"];
 
 /** Newest modification time (ms) of the files under `paths`, tests aside (they are not built). */
 function newestSource(paths) {

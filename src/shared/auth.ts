@@ -44,5 +44,11 @@ export const roleAnswer = z.object({ role });
 /** POST /api/auth/verify-email: the account's role, and whether it still awaits activation. */
 export const verifyEmailAnswer = z.object({ role, pending: z.boolean() });
 
-/** GET /api/public-config */
-export const publicConfigAnswer = z.object({ supportEmail: z.string() });
+/**
+ * GET /api/public-config. `callStatusScript`: the call-status component as the organisation embeds it
+ * (PUBLIC_URL/call-status.<hash>.js and its SRI hash), null when the build has none.
+ */
+export const publicConfigAnswer = z.object({
+  supportEmail: z.string(),
+  callStatusScript: z.object({ src: z.string(), integrity: z.string() }).nullable(),
+});

@@ -54,7 +54,8 @@ const en: CallStatusTexts = {
     "If the person you are speaking to is not {name}, hang up. We never ask you to move money, read out a code or install an app.",
   several: "{n} people from {company} are on calls with you: {names}.",
   notCalling: "{company} is not calling you right now.",
-  notCallingHint: "If someone on the phone says they are from {company}, even from a fraud or specialist team, hang up.",
+  notCallingHint:
+    "If someone on the phone says they are from {company}, even from a fraud or specialist team, hang up.",
   lastCall: "Our last call to you: {date}",
   noRecentCall: "We have not called you recently.",
   report: "Report this call",
@@ -103,8 +104,7 @@ const fr: CallStatusTexts = {
   outboundYes: "Oui, je parle avec {name}",
   outboundHint:
     "Ne répondez Oui que si {name} vous a appelé. Nous ne vous demanderons jamais d'appuyer sur Oui pour quelqu'un d'autre.",
-  askInbound:
-    "Venez-vous d'appeler {company} ? {name}, chez {company}, parle avec une personne qui affirme être vous.",
+  askInbound: "Venez-vous d'appeler {company} ? {name}, chez {company}, parle avec une personne qui affirme être vous.",
   inboundNo: "Non, je n'ai pas appelé {company}",
   inboundYes: "Oui, j'ai appelé et je parle avec {name}",
   inboundHint:
@@ -144,10 +144,8 @@ const es: CallStatusTexts = {
   askOutbound: "¿Está hablando ahora mismo por teléfono con {name}, de {company}?",
   outboundNo: "No",
   outboundYes: "Sí, estoy hablando con {name}",
-  outboundHint:
-    "Responda Sí solo si {name} le ha llamado. Nunca le pediremos que pulse Sí por otra persona.",
-  askInbound:
-    "¿Acaba de llamar a {company}? {name}, de {company}, está hablando con alguien que dice ser usted.",
+  outboundHint: "Responda Sí solo si {name} le ha llamado. Nunca le pediremos que pulse Sí por otra persona.",
+  askInbound: "¿Acaba de llamar a {company}? {name}, de {company}, está hablando con alguien que dice ser usted.",
   inboundNo: "No, no he llamado a {company}",
   inboundYes: "Sí, he llamado y estoy hablando con {name}",
   inboundHint:
@@ -188,8 +186,7 @@ const it: CallStatusTexts = {
   outboundYes: "Sì, sto parlando con {name}",
   outboundHint:
     "Risponda Sì solo se {name} L'ha chiamata. Non Le chiederemo mai di premere Sì per conto di qualcun altro.",
-  askInbound:
-    "Ha appena telefonato a {company}? {name} di {company} sta parlando con qualcuno che dice di essere Lei.",
+  askInbound: "Ha appena telefonato a {company}? {name} di {company} sta parlando con qualcuno che dice di essere Lei.",
   inboundNo: "No, non ho telefonato a {company}",
   inboundYes: "Sì, ho telefonato e sto parlando con {name}",
   inboundHint:
@@ -228,10 +225,8 @@ const pt: CallStatusTexts = {
   askOutbound: "Está neste momento ao telefone com {name}, da {company}?",
   outboundNo: "Não",
   outboundYes: "Sim, estou a falar com {name}",
-  outboundHint:
-    "Só responda Sim se {name} lhe tiver ligado. Nunca lhe pediremos que carregue em Sim por outra pessoa.",
-  askInbound:
-    "Acabou de ligar para a {company}? {name}, da {company}, está a falar com alguém que diz ser você.",
+  outboundHint: "Só responda Sim se {name} lhe tiver ligado. Nunca lhe pediremos que carregue em Sim por outra pessoa.",
+  askInbound: "Acabou de ligar para a {company}? {name}, da {company}, está a falar com alguém que diz ser você.",
   inboundNo: "Não, não liguei para a {company}",
   inboundYes: "Sim, liguei e estou a falar com {name}",
   inboundHint:
@@ -272,8 +267,7 @@ const cs: CallStatusTexts = {
   outboundYes: "Ano, mluvím s osobou {name}",
   outboundHint:
     "Odpovězte Ano, jen pokud vám volal(a) {name}. Nikdy vás nebudeme žádat, abyste stiskli Ano za někoho jiného.",
-  askInbound:
-    "Volali jste právě do {company}? {name} z {company} mluví s někým, kdo tvrdí, že jste to vy.",
+  askInbound: "Volali jste právě do {company}? {name} z {company} mluví s někým, kdo tvrdí, že jste to vy.",
   inboundNo: "Ne, do {company} jsem nevolal(a)",
   inboundYes: "Ano, volal(a) jsem a mluvím s osobou {name}",
   inboundHint:

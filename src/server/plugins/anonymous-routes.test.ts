@@ -83,6 +83,9 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/v1/audit": {},
   "GET /api/v1/reports": {},
   "GET /api/v1/activity": {},
+  "POST /api/v1/customers/status-token": { body: () => ({ customerRef: "C-1", origin: "https://www.example.com" }) },
+  "DELETE /api/v1/customers/status-tokens": { body: () => ({ customerRef: "C-1" }) },
+  "POST /api/v1/customers/call-status": { body: () => ({ customerRef: "C-1" }) },
   // SCIM without a token: each refusal is counted per address (and audited sparsely).
   "GET /api/scim/v2/ServiceProviderConfig": {},
   "GET /api/scim/v2/ResourceTypes": {},

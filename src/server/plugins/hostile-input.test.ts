@@ -135,11 +135,12 @@ function samples(): Record<string, Sample> {
     "GET /api/v1/codes/:id/events": { as: "key", params: { id: NO_ID } },
     "POST /api/v1/customers/status-token": {
       as: "key",
-      body: { customerRef: "C-555", origin: `https://www.${domain}`, answer: true },
+      body: { customerRef: "C-555", origin: `https://www.${domain}` },
     },
     // another customer than the status token's, whose tokens it revokes
     "DELETE /api/v1/customers/status-tokens": { as: "key", body: { customerRef: "C-999" } },
     "POST /api/v1/customers/call-status": { as: "key", body: { customerRef: "C-104233" } },
+    "OPTIONS /api/call-status/checks/:id": { as: "none", params: { id: "k_nothing" } },
     "POST /api/call-status/checks/:id": { as: "status", params: { id: "k_nothing" }, body: { answer: "denied" } },
     "POST /api/call-status/report": { as: "status", body: { note: "asked me to press Yes", language: "en" } },
     "GET /api/v1/audit": { as: "key", query: { after: "0", limit: "10" } },
@@ -430,10 +431,16 @@ beforeAll(async () => {
   });
   expect(key.statusCode, key.body).toBe(201);
   apiKey = key.json().key;
+  // A key may not hold checks:answer beside calls:write: the component's answering token comes from another.
+  const answerKey = await browsers.boss.post("/api/employer/api-keys", {
+    name: "answers",
+    scopes: ["calls:read", "checks:answer"],
+  });
+  expect(answerKey.statusCode, answerKey.body).toBe(201);
   const minted = await t.app.inject({
     method: "POST",
     url: "/api/v1/customers/status-token",
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${answerKey.json().key}`, "content-type": "application/json" },
     payload: JSON.stringify({ customerRef: "C-104233", origin: `https://www.${domain}`, answer: true }),
   });
   expect(minted.statusCode, minted.body).toBe(201);

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import { routedPath } from "@server/lib/request-path";
@@ -21,14 +21,43 @@ function setHeaders(res: { setHeader(name: string, value: string): unknown }, fi
   // The same URL answers brotli, gzip or plain bytes: shared caches must key on Accept-Encoding.
   res.setHeader("vary", "accept-encoding");
   // the widget and the texts it fetches in the customer's language (/widget-fr.json, …) from other sites
-  if (name === "widget.js" || /^widget-[a-z]{2}\.json$/.test(name)) {
+  if (name === "widget.js" || /^widget-[a-z]{2}\.json$/.test(name) || name === "call-status.js") {
     res.setHeader("cross-origin-resource-policy", "cross-origin");
     res.setHeader("access-control-allow-origin", "*");
     res.setHeader("cache-control", CACHE.widget);
+  } else if (/^call-status(-[a-z]{2})?\.[0-9a-f]{12}\.(js|json)$/.test(name)) {
+    // the call-status component and its texts, versioned (fetched cross-origin with SRI: CORS needed)
+    res.setHeader("cross-origin-resource-policy", "cross-origin");
+    res.setHeader("access-control-allow-origin", "*");
+    res.setHeader("cache-control", CACHE.hashed);
   } else if (file.includes(`${path.sep}assets${path.sep}`)) {
     res.setHeader("cache-control", CACHE.hashed);
   } else {
     res.setHeader("cache-control", CACHE.other);
+  }
+}
+
+/** The versioned call-status component as integrators embed it: its URL path and SRI hash. */
+export type CallStatusScript = { path: string; integrity: string };
+
+let callStatus: CallStatusScript | null = null;
+
+/**
+ * The built call-status component (scripts/build-call-status.ts writes `call-status.json` beside it), or
+ * null when the build has none; read when this plugin registers.
+ */
+export function callStatusScript(): CallStatusScript | null {
+  return callStatus;
+}
+
+function readCallStatusScript(root: string): CallStatusScript | null {
+  try {
+    const { file, integrity } = JSON.parse(readFileSync(path.join(root, "call-status.json"), "utf8"));
+    if (typeof file !== "string" || typeof integrity !== "string" || !/^call-status\.[0-9a-f]{12}\.js$/.test(file))
+      return null;
+    return { path: `/${file}`, integrity };
+  } catch {
+    return null;
   }
 }
 
@@ -40,6 +69,7 @@ function setHeaders(res: { setHeader(name: string, value: string): unknown }, fi
 export default fp<{ root: string }>(
   async (app, { root }) => {
     const hasWeb = existsSync(path.join(root, "index.html"));
+    callStatus = readCallStatusScript(root);
     if (hasWeb) {
       await app.register(fastifyStatic, {
         root,

@@ -2768,6 +2768,10 @@ export interface operations {
         content: {
           "application/json": {
             supportEmail: string;
+            callStatusScript: {
+              src: string;
+              integrity: string;
+            } | null;
           };
         };
       };

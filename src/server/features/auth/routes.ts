@@ -2,6 +2,7 @@ import { signedIn } from "@server/context";
 import { endSession, startSession } from "@server/features/users/session";
 import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
 import { requireUser } from "@server/plugins/guards";
+import { callStatusScript } from "@server/plugins/static";
 import type { App } from "@server/types";
 import { errorAnswer, messageAnswer } from "@shared/answers";
 import {
@@ -142,8 +143,12 @@ export default async function authRoutes(app: App) {
         response: { 200: publicConfigAnswer },
       },
     },
-    async () => ({
-      supportEmail: app.deps.config.supportEmail,
-    }),
+    async () => {
+      const script = callStatusScript();
+      return {
+        supportEmail: app.deps.config.supportEmail,
+        callStatusScript: script && { src: app.deps.config.publicUrl + script.path, integrity: script.integrity },
+      };
+    },
   );
 }

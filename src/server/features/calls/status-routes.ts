@@ -140,29 +140,37 @@ export default async function statusRoutes(app: App) {
    * origin to answer), another Origin (or none, or `null`) 403; then CORS to the token's origin and 401 for
    * a token that expired, was revoked, or whose organisation or key is gone.
    */
-  const tokenOf = async (request: FastifyRequest, reply: FastifyReply): Promise<StatusToken> => {
+  const tokens = new WeakMap<FastifyRequest, StatusToken>();
+  const checkToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = await findToken(app.deps.db, request.headers.authorization, app.deps.clock.now());
     if (!token) throw statusErrors.tokenInvalid();
     if (request.headers.origin !== token.origin) throw statusErrors.wrongOrigin();
     const cors = corsTo(token.origin);
     reply.headers(cors);
     if (!token.usable) throw statusErrors.tokenInvalid(cors);
+    tokens.set(request, token);
+  };
+  const tokenOf = (request: FastifyRequest): StatusToken => {
+    const token = tokens.get(request);
+    if (!token) throw new Error("a call-status route ran without its token check");
     return token;
   };
-  const component = { statusToken: true } as const;
+  /** The token is checked in onRequest: before the body is read, a caller without one gets 401 and nothing else. */
+  const component = { config: { statusToken: true }, onRequest: checkToken } as const;
 
   /** Preflights: to an origin on a verified https site of an active organisation (the request itself checks the token's). */
   const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
     const origin = request.headers.origin;
     const hosts = origin ? siteScope(origin, app.deps.config.publicOrigin) : [];
+    // A refused preflight is answered without CORS headers: the browser then sends nothing.
     if (!origin || hosts === "any" || hosts.length === 0 || new URL(origin).origin !== origin) {
-      return reply.code(403).send();
+      return reply.code(204).send();
     }
     const [row] = await app.deps.db.rows<{ ok: boolean }>(sql`
       select exists (select 1 from organisation_sites s join organisations o on o.id = s.organisation_id
         where s.status = 'verified' and o.status = 'active'
           and s.host = any(string_to_array(${hosts.join(",")}::text, ','))) as ok`);
-    if (!row?.ok) return reply.code(403).send();
+    if (!row?.ok) return reply.code(204).send();
     return reply
       .code(204)
       .headers({
@@ -174,13 +182,13 @@ export default async function statusRoutes(app: App) {
       .send();
   };
   for (const url of ["/call-status/stream", "/call-status/checks/:id", "/call-status/report"]) {
-    app.options(url, { config: { ...component, anonymous: ANONYMOUS_READ_ONLY } }, preflight);
+    app.options(url, { config: { statusToken: true, anonymous: ANONYMOUS_READ_ONLY } }, preflight);
   }
 
   app.get(
     "/call-status/stream",
     {
-      config: component,
+      ...component,
       schema: {
         operationId: "callStatusStream",
         summary: "The customer's live call status (the call-status component's stream)",
@@ -201,7 +209,7 @@ export default async function statusRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const token = await tokenOf(request, reply);
+      const token = tokenOf(request);
       const cors = corsTo(token.origin);
       const refused = streams.refusal(token.id, request.clientKey);
       if (refused === "process") throw statusErrors.busy(cors);
@@ -230,7 +238,7 @@ export default async function statusRoutes(app: App) {
   app.post(
     "/call-status/checks/:id",
     {
-      config: component,
+      ...component,
       schema: {
         operationId: "callStatusAnswerCheck",
         summary: "The customer's answer to a check (the call-status component, a token minted with answer)",
@@ -250,7 +258,7 @@ export default async function statusRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const token = await tokenOf(request, reply);
+      const token = tokenOf(request);
       if (!token.canAnswer) throw statusErrors.cannotAnswer(corsTo(token.origin));
       return live.answer(app, request, token, request.params.id, request.body.answer);
     },
@@ -259,7 +267,7 @@ export default async function statusRoutes(app: App) {
   app.post(
     "/call-status/report",
     {
-      config: component,
+      ...component,
       schema: {
         operationId: "callStatusReport",
         summary: "Report this call (the call-status component): to the token's organisation",
@@ -269,7 +277,7 @@ export default async function statusRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const token = await tokenOf(request, reply);
+      const token = tokenOf(request);
       const { language: asked, ...body } = request.body;
       const language = requestLanguage(asked, request.headers["accept-language"]);
       reply.header("content-language", language);

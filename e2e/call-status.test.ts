@@ -1,0 +1,271 @@
+/**
+ * The call-status component (contract, "Calls": "The call-status component") as a customer meets it: on a
+ * signed-in page of the organisation's own verified https site (a second origin, served here by the browser's
+ * request routing), under a Content-Security-Policy without 'unsafe-inline' and with Trusted Types, embedded
+ * as the public config gives it (PUBLIC_URL/call-status.<hash>.js with its SRI hash), with a status token the
+ * organisation's backend minted. The calls are the dialler's, through the integration API.
+ */
+import { mkdirSync } from "node:fs";
+import type { ApiKeyScope } from "@shared/api-keys";
+import { CALL_STATUS_TEXTS } from "@shared/call-status-texts";
+import { createEmployee, createEmployer } from "@test/fixtures";
+import { signIn } from "@test/helpers";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import {
+  DESKTOP,
+  type E2eServer,
+  launchBrowser,
+  PHONE,
+  seriousViolations,
+  setUpBrowserSuite,
+  startServer,
+} from "./support";
+
+const suite = setUpBrowserSuite();
+const EN = CALL_STATUS_TEXTS.en;
+const FR = CALL_STATUS_TEXTS.fr;
+/** The customer's phone: 390 px wide. */
+const PHONE_390 = { width: 390, height: PHONE.height };
+const SHOTS = "docs/screenshots";
+mkdirSync(SHOTS, { recursive: true });
+
+const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
+let refs = 0;
+
+/** An organisation ("Globex Bank") with an employee ("Ada Lovelace"), a dialler's key and a key minting tokens. */
+async function organisation(server: E2eServer) {
+  const employer = await createEmployer(server, { companyName: "Globex Bank" });
+  const employee = await createEmployee(server, employer.org.id, employer.domain, { fullName: "Ada Lovelace" });
+  const browser = await signIn(server, employer.user.email);
+  const key = async (scopes: ApiKeyScope[]) => {
+    const res = await browser.post("/api/employer/api-keys", { name: `key ${scopes.join(" ")} ${++refs}`, scopes });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().key as string;
+  };
+  const dialler = await key(["calls:write", "calls:read"]);
+  const backend = await key(["calls:read", "checks:answer"]);
+  const customerRef = `CUST-${Date.now().toString(36)}-${++refs}`;
+  const v1 = async (key: string, url: string, body?: unknown, method = "POST") => {
+    const res = await fetch(`${server.url}/api/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    expect(res.status, `${method} ${url}: ${text}`).toBeLessThan(300);
+    return JSON.parse(text || "null");
+  };
+  return {
+    origin: `https://www.${employer.domain}`,
+    startCall: (direction: "outbound" | "inbound") =>
+      v1(dialler, "/calls", { employeeEmail: employee.email, customerRef, direction }) as Promise<{ id: string }>,
+    endCall: (id: string) => v1(dialler, `/calls/${id}/end`),
+    askCustomer: (callId: string) => v1(dialler, `/calls/${callId}/customer-check`) as Promise<{ id: string }>,
+    check: (id: string) => v1(dialler, `/customer-checks/${id}`, undefined, "GET"),
+    token: async () =>
+      (
+        (await v1(backend, "/customers/status-token", {
+          customerRef,
+          origin: `https://www.${employer.domain}`,
+          answer: true,
+        })) as {
+          token: string;
+        }
+      ).token,
+  };
+}
+type Org = Awaited<ReturnType<typeof organisation>>;
+
+/**
+ * The organisation's signed-in page on its own origin, embedding the component as the public config says,
+ * under a CSP without 'unsafe-inline' or 'unsafe-eval' and with Trusted Types required. Fails the test on a
+ * CSP violation or a script error.
+ */
+async function customerPage(server: E2eServer, org: Org, opts: { lang?: string; viewport?: typeof DESKTOP } = {}) {
+  const config = await (await fetch(`${server.url}/api/public-config`)).json();
+  const script = config.callStatusScript as { src: string; integrity: string };
+  expect(script.src).toMatch(new RegExp(`^${server.url}/call-status\\.[0-9a-f]{12}\\.js$`));
+  const token = await org.token();
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: opts.viewport ?? PHONE_390 });
+  context.setDefaultTimeout(10_000);
+  // The page's origin is public, CallProof's here is on loopback: Chromium asks the user first.
+  await context.grantPermissions(["local-network-access"], { origin: org.origin });
+  const nonce = "n0nce-e2e";
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    `connect-src ${server.url}`,
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
+  ].join("; ");
+  await context.route(`${org.origin}/**`, (route) =>
+    route.fulfill({
+      contentType: "text/html; charset=utf-8",
+      headers: { "content-security-policy": csp },
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Globex Bank: your account</title></head>
+<body><main><h1>Your account</h1>
+<script nonce="${nonce}" src="${script.src}" integrity="${script.integrity}" crossorigin="anonymous"
+ referrerpolicy="no-referrer" data-token="${token}"${opts.lang ? ` data-lang="${opts.lang}"` : ""} async></script>
+</main></body></html>`,
+    }),
+  );
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if (/Content.Security.Policy|Trusted Type|integrity/i.test(m.text())) problems.push(m.text());
+  });
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(`${org.origin}/account`);
+  const component = page.locator("[data-callproof-call-status] section");
+  return { page, component, problems, close: () => context.close() };
+}
+
+/** The component's heading, as the customer reads it. */
+const heading = (page: Page) => page.locator("[data-callproof-call-status] h2");
+
+async function axeAtBothWidths(page: Page) {
+  const found: string[] = [];
+  for (const viewport of [PHONE_390, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    found.push(...(await seriousViolations(page)));
+  }
+  await page.setViewportSize(PHONE_390);
+  return found;
+}
+
+const hhmm = (iso: string) =>
+  new Date(iso).toLocaleString("en", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+describe("the call-status component on the organisation's own page", () => {
+  it("shows the dialler's outbound call, asks the outbound question after a check, takes Yes, then shows the call ended", async () => {
+    const org = await organisation(suite.server);
+    const { page, component, problems, close } = await customerPage(suite.server, org, { lang: "en" });
+    try {
+      await heading(page).filter({ hasText: "Globex Bank is not calling you right now." }).waitFor();
+      await component.getByText(EN.noRecentCall).waitFor();
+      await component.getByRole("button", { name: "Report this call" }).waitFor();
+
+      const call = await org.startCall("outbound");
+      const started = (call as unknown as { startedAt: string }).startedAt;
+      await heading(page)
+        .filter({ hasText: `Ada from Globex Bank is calling you now (since ${hhmm(started)}).` })
+        .waitFor();
+      await component.getByText(fill(EN.callingHint, { name: "Ada" })).waitFor();
+      await component.screenshot({ path: `${SHOTS}/call-status-en-calling.png` });
+
+      const check = await org.askCustomer(call.id);
+      await heading(page).filter({ hasText: "Are you on the phone with Ada from Globex Bank right now?" }).waitFor();
+      const no = component.getByRole("button", { name: "No", exact: true });
+      const yes = component.getByRole("button", { name: "Yes, I'm speaking to Ada" });
+      // Neither answer can be pressed at once (nor is either focused), then both can.
+      expect([await no.isDisabled(), await yes.isDisabled()]).toEqual([true, true]);
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("BODY");
+      await expect.poll(() => yes.isEnabled()).toBe(true);
+      expect(await no.isEnabled()).toBe(true);
+      // Equally prominent: the same size and look.
+      const [a, b] = [await no.boundingBox(), await yes.boundingBox()];
+      expect(a && b && [a.width, a.height]).toEqual(b && [b.width, b.height]);
+      await component.screenshot({ path: `${SHOTS}/call-status-en-question.png` });
+      expect(await axeAtBothWidths(page)).toEqual([]);
+
+      await yes.click();
+      await heading(page)
+        .filter({ hasText: fill(EN.saidYes, { name: "Ada" }) })
+        .waitFor();
+      await expect.poll(async () => (await org.check(check.id)).status).toBe("confirmed");
+      expect((await org.check(check.id)).answeredVia).toBe("component");
+
+      await org.endCall(call.id);
+      await heading(page).filter({ hasText: "Globex Bank is not calling you right now." }).waitFor();
+      const date = new Date(started).toLocaleString("en", { dateStyle: "long", timeStyle: "short", hourCycle: "h23" });
+      await component.getByText(`Our last call to you: ${date}`).waitFor();
+      await component.screenshot({ path: `${SHOTS}/call-status-en-not-calling.png` });
+      expect(await axeAtBothWidths(page)).toEqual([]);
+      // Nothing wider than the phone.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("in French: asks the inbound question, and No tells the customer to hang up", async () => {
+    const org = await organisation(suite.server);
+    const { page, component, problems, close } = await customerPage(suite.server, org, { lang: "fr" });
+    try {
+      await heading(page).filter({ hasText: "Globex Bank ne vous appelle pas en ce moment." }).waitFor();
+      await component.screenshot({ path: `${SHOTS}/call-status-fr-not-calling.png` });
+      const call = await org.startCall("inbound");
+      // An inbound call is never shown as the organisation calling.
+      const check = await org.askCustomer(call.id);
+      await heading(page)
+        .filter({
+          hasText:
+            "Venez-vous d'appeler Globex Bank ? Ada, chez Globex Bank, parle avec une personne qui affirme être vous.",
+        })
+        .waitFor();
+      expect(await component.getAttribute("lang")).toBe("fr");
+      const no = component.getByRole("button", { name: "Non, je n'ai pas appelé Globex Bank" });
+      await component.getByRole("button", { name: "Oui, j'ai appelé et je parle avec Ada" }).waitFor();
+      await expect.poll(() => no.isEnabled()).toBe(true);
+      await component.screenshot({ path: `${SHOTS}/call-status-fr-question.png` });
+      expect(await axeAtBothWidths(page)).toEqual([]);
+
+      await no.click();
+      await heading(page)
+        .filter({ hasText: fill(FR.saidNo, { company: "Globex Bank" }) })
+        .waitFor();
+      await component.getByRole("button", { name: "Signaler cet appel" }).waitFor();
+      await expect.poll(async () => (await org.check(check.id)).status).toBe("denied");
+      await component.screenshot({ path: `${SHOTS}/call-status-fr-answered-no.png` });
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("with the server stopped shows the unavailable warning within 10 s, and never the last state again", async () => {
+    const server = await startServer();
+    let stopped = false;
+    try {
+      const org = await organisation(server);
+      const { page, component, close } = await customerPage(server, org, { lang: "en" });
+      try {
+        await org.startCall("outbound");
+        await heading(page).filter({ hasText: "Ada from Globex Bank is calling you now" }).waitFor();
+        // Every heading the customer is shown from now on.
+        await page.evaluate(() => {
+          const h = document.querySelector("[data-callproof-call-status]")?.shadowRoot?.querySelector("h2");
+          const seen: string[] = [];
+          (window as unknown as { seen: string[] }).seen = seen;
+          if (h)
+            new MutationObserver(() => seen.push(h.textContent ?? "")).observe(h, {
+              childList: true,
+              characterData: true,
+              subtree: true,
+            });
+        });
+        const at = Date.now();
+        await server.close();
+        stopped = true;
+        const warning = fill(EN.unavailable, { company: "Globex Bank" });
+        await heading(page).filter({ hasText: warning }).waitFor({ timeout: 12_000 });
+        expect(Date.now() - at).toBeLessThanOrEqual(10_500);
+        await component.screenshot({ path: `${SHOTS}/call-status-en-unavailable.png` });
+        const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+        expect(seen.filter((text) => /is calling you now/.test(text))).toEqual([]);
+        expect(seen.at(-1)).toBe(warning);
+      } finally {
+        await close();
+      }
+    } finally {
+      if (!stopped) await server.close();
+    }
+  });
+});

@@ -6899,7 +6899,7 @@ export interface operations {
             recent: {
               id: number;
               /** @enum {string} */
-              kind: "failed-lookups" | "reports";
+              kind: "failed-lookups" | "reports" | "disowned-calls" | "denied-checks";
               at: string;
               count: number;
               windowStart: string;
@@ -6989,7 +6989,7 @@ export interface operations {
             recent: {
               id: number;
               /** @enum {string} */
-              kind: "failed-lookups" | "reports";
+              kind: "failed-lookups" | "reports" | "disowned-calls" | "denied-checks";
               at: string;
               count: number;
               windowStart: string;

@@ -6895,6 +6895,7 @@ export interface operations {
               enabled: boolean;
               failedLookupsPer10Minutes: number;
               reportsPerHour: number;
+              deniedChecksPerHour: number;
             };
             recent: {
               id: number;
@@ -6970,6 +6971,7 @@ export interface operations {
           enabled?: boolean;
           failedLookupsPer10Minutes?: number;
           reportsPerHour?: number;
+          deniedChecksPerHour?: number;
         };
       };
     };
@@ -6985,6 +6987,7 @@ export interface operations {
               enabled: boolean;
               failedLookupsPer10Minutes: number;
               reportsPerHour: number;
+              deniedChecksPerHour: number;
             };
             recent: {
               id: number;

@@ -19,6 +19,7 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
   const [enabled, setEnabled] = useState(true);
   const [failedLookups, setFailedLookups] = useState("");
   const [reports, setReports] = useState("");
+  const [deniedChecks, setDeniedChecks] = useState("");
   const [notice, setNotice] = useState<string | null>(null);
   const form = useSubmit();
 
@@ -29,6 +30,7 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
     setEnabled(settings.enabled);
     setFailedLookups(String(settings.failedLookupsPer10Minutes));
     setReports(String(settings.reportsPerHour));
+    setDeniedChecks(String(settings.deniedChecksPerHour));
   }, [settings]);
 
   async function save(event: FormEvent) {
@@ -37,7 +39,12 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
     const whole = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
     const body = form.check(
       alertSettingsBody,
-      { enabled, failedLookupsPer10Minutes: whole(failedLookups), reportsPerHour: whole(reports) },
+      {
+        enabled,
+        failedLookupsPer10Minutes: whole(failedLookups),
+        reportsPerHour: whole(reports),
+        deniedChecksPerHour: whole(deniedChecks),
+      },
       ALERTS_TEXT.invalidThreshold,
     );
     if (!body) return;
@@ -115,6 +122,16 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
             max={ALERT_LIMITS.maxThreshold}
             value={reports}
             onChange={(e) => setReports(e.target.value)}
+            describedBy={form.describedBy}
+            required
+          />
+          <TextField
+            label={ALERTS_TEXT.deniedChecksLabel}
+            inputMode="numeric"
+            min={ALERT_LIMITS.minThreshold}
+            max={ALERT_LIMITS.maxThreshold}
+            value={deniedChecks}
+            onChange={(e) => setDeniedChecks(e.target.value)}
             describedBy={form.describedBy}
             required
           />

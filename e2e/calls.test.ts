@@ -8,6 +8,7 @@
  */
 import { calls as callsTable, customerChecks } from "@server/db/schema";
 import { raiseDueAlerts } from "@server/features/alerts/service";
+import { ALERTS_TEXT } from "@shared/alerts";
 import type { ApiKeyScope } from "@shared/api-keys";
 import { CODES_TEXT } from "@shared/codes";
 import { createEmployee, createEmployer, freshIp, verify } from "@test/fixtures";
@@ -16,7 +17,7 @@ import { CALL_PANEL_TEXT as T } from "@web/features/calls/texts";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, openEmployerSection, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
 
 const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1" });
 const PHONE_390 = { width: 390, height: 844 } as const;
@@ -184,11 +185,22 @@ describe("calls on /dashboard", () => {
     await expect.poll(() => checkLine(page).textContent()).toBe(T.denied);
     expect(await panel(page).getByRole("button", { name: T.ask }).count()).toBe(0);
 
-    // The fraud team's alert.
+    // The fraud team's alert, on the employer dashboard, with its threshold among the settings.
     await raiseDueAlerts(suite.server.app.deps);
-    const boss = await signIn(suite.server, org.user.email);
-    const alerts = (await boss.get("/api/employer/alerts")).json() as { recent: Array<{ kind: string }> };
-    expect(alerts.recent.map((a) => a.kind)).toContain("denied-checks");
+    const boss = await suite.newPage(DESKTOP);
+    await signInThroughUi(boss, suite.server, org.user.email, org.user.password, "/employer-dashboard");
+    await openEmployerSection(boss, "Fraud and reports");
+    const alerts = boss.getByRole("region", { name: ALERTS_TEXT.title, exact: true });
+    await alerts.getByRole("row", { name: new RegExp(ALERTS_TEXT.kinds["denied-checks"]) }).waitFor();
+    expect(await alerts.getByLabel(ALERTS_TEXT.deniedChecksLabel).inputValue()).toBe("1");
+
+    // Sites and widget: the call-status component's tag, versioned, with its SRI hash.
+    await openEmployerSection(boss, "Sites and widget");
+    const tag = boss.getByRole("region", { name: "Call status in your app" }).locator("pre");
+    expect(await tag.textContent()).toMatch(
+      /<script src="http:\/\/localhost:\d+\/call-status\.[0-9a-f]{12}\.js"\s+integrity="sha384-[A-Za-z0-9+/=]+"/,
+    );
+    expect(await seriousViolations(boss)).toEqual([]);
 
     await panel(page).getByRole("button", { name: T.end }).click();
     await page.getByLabel(T.customerRefLabel).waitFor();

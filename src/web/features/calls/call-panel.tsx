@@ -6,9 +6,9 @@ import "./calls.css";
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString("en-GB", { hour12: false });
 
-/** The API key's name for an answer through the API ("api:<prefix>" when the name is not known). */
+/** The name of the API key that answered (its prefix when the name is not known). */
 function keyNameOf(check: CallCheck): string {
-  return check.answeredViaName || (check.answeredVia ?? "").replace(/^api:/, "") || "your organisation's app";
+  return check.keyName || (check.answeredVia ?? "").replace(/^api:/, "") || "your organisation's app";
 }
 
 /** The check's line: waiting, Yes (in the app or through an API key), No, or no answer. */

@@ -1,4 +1,4 @@
-import { CALLS_TEXT, type CallDirection, type CheckStatus, customerRefSchema } from "@shared/calls";
+import { CALLS_TEXT, type CallDirection, type CheckEvent, customerRefSchema } from "@shared/calls";
 import { ApiError, errorMessage } from "@web/lib/api";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { type ActiveCall, callsApi, readEventStream } from "./api";
@@ -8,16 +8,8 @@ import { CALL_PANEL_TEXT } from "./texts";
 const RENEW_EVERY_MS = 30_000;
 /** After a dropped event stream, connect again after this long (the server sends the state again). */
 const RECONNECT_AFTER_MS = 1_000;
-/** The call's latest customer check, as its events tell it. */
-export type CallCheck = {
-  id: string;
-  status: CheckStatus;
-  answeredAt: string | null;
-  /** "component", or "api:<key prefix>" */
-  answeredVia: string | null;
-  /** the API key's name, when answered through one (else its prefix is shown) */
-  answeredViaName?: string | null;
-};
+/** The call's latest customer check, as its `check` events tell it (`keyName`: the API key that answered). */
+export type CallCheck = CheckEvent & { keyName?: string | null };
 
 export type CallPanel = {
   /** false for someone who cannot hold calls (no organisation): the panel is not shown */

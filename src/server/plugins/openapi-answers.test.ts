@@ -305,6 +305,33 @@ async function driveScim(boss: Browser, token: string, domain: string) {
   expect((await scim("GET", "/ServiceProviderConfig")).statusCode).toBe(401);
 }
 
+/** The customer's call status: the backend's token and status calls, and the component's routes. */
+async function driveCallStatus(boss: Browser, domain: string) {
+  const created = await boss.post("/api/employer/api-keys", {
+    name: "status",
+    scopes: ["calls:read", "checks:answer"],
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const key = { authorization: `Bearer ${created.json().key}` };
+  const origin = `https://www.${domain}`;
+  const body = { customerRef: "C-104233", origin, answer: true };
+  const minted = await call("POST", "/api/v1/customers/status-token", { headers: key, body });
+  expect(minted.statusCode, minted.body).toBe(201);
+  const bad = { ...body, origin: "https://elsewhere.test" };
+  expect((await call("POST", "/api/v1/customers/status-token", { headers: key, body: bad })).statusCode).toBe(400);
+  const ref = { customerRef: "C-104233" };
+  expect((await call("POST", "/api/v1/customers/call-status", { headers: key, body: ref })).statusCode).toBe(200);
+  const token = { authorization: `Bearer ${minted.json().token}`, origin };
+  expect(await firstEvent("/api/call-status/stream", token)).toContain("event: state");
+  const answer = { answer: "confirmed" };
+  expect((await call("POST", "/api/call-status/checks/k_none", { headers: token, body: answer })).statusCode).toBe(404);
+  const elsewhere = { ...token, origin: "https://elsewhere.test" };
+  expect((await call("POST", "/api/call-status/report", { headers: elsewhere, body: {} })).statusCode).toBe(403);
+  expect((await call("POST", "/api/call-status/report", { headers: token, body: {} })).statusCode).toBe(201);
+  expect((await call("DELETE", "/api/v1/customers/status-tokens", { headers: key, body: ref })).statusCode).toBe(200);
+  expect((await call("GET", "/api/call-status/stream", { headers: token })).statusCode).toBe(401);
+}
+
 async function driveAdmin(employer: { id: number; email: string }, organisationId: number, domain: string) {
   const { browser: admin } = await signInAdmin(t);
   for (const url of [
@@ -341,6 +368,7 @@ describe("the server's real answers and the OpenAPI document", () => {
     await driveEmployee(employee);
     const { boss, key, narrowKey, scimToken } = await driveEmployer(employer.user, employee.id);
     await driveV1(key, narrowKey, apiEmployee.email);
+    await driveCallStatus(boss, employer.domain);
     await driveScim(boss, scimToken, employer.domain);
     await driveAdmin(employer.user, employer.org.id, employer.domain);
     await t.app.deps.background.idle();

@@ -1,50 +1,13 @@
-import type { Deps } from "@server/context";
 import { createReport, mailReportSummary } from "@server/features/reports";
-import { HttpError } from "@server/lib/errors";
 import type { App } from "@server/types";
 import type { ComponentEnd, ComponentState } from "@shared/call-status-protocol";
-import { ERROR_CODES } from "@shared/error-codes";
 import type { Language } from "@shared/languages";
 import type { ReportBody } from "@shared/reports";
-import { sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
+import { callEvents } from "./live";
+import { answerCheck, callStatusOf } from "./service";
 import type { StatusStreams } from "./status-stream";
-import {
-  readCustomerStatus as callStatusOf,
-  findTokensById,
-  STATUS_TOKENS_CHANNEL,
-  type StatusToken,
-  toComponentState,
-} from "./status-tokens";
-
-// TEMPORARY until calls-core's exports land (callEvents, answerCheck): replaced by theirs.
-const callEvents = { subscribeCustomer: (_o: number, _h: string, _l: () => void) => () => {} };
-async function answerCheck(
-  deps: Deps,
-  p: {
-    organisationId: number;
-    checkId: string;
-    customerHash?: string;
-    answer: "confirmed" | "denied";
-    via: string;
-    ip?: string | null;
-  },
-) {
-  const now = deps.clock.now().toISOString();
-  const rows = await deps.db.rows<{ id: string; status: string; pending: boolean }>(sql`
-    with upd as (
-      update customer_checks set status = ${p.answer}::text, answered_at = ${now}::timestamptz, answered_via = ${p.via}::text
-      where id = ${p.checkId}::text and organisation_id = ${p.organisationId}::int and customer_hash = ${p.customerHash ?? ""}::text
-        and status = 'pending' and expires_at > ${now}::timestamptz
-      returning id, status)
-    select id, status, true as pending from upd
-    union all select id, status, false from customer_checks
-      where id = ${p.checkId}::text and organisation_id = ${p.organisationId}::int and customer_hash = ${p.customerHash ?? ""}::text`);
-  const done = rows.find((r) => r.pending);
-  if (done) return { id: done.id, status: done.status };
-  if (rows.length === 0) throw new HttpError(404, ERROR_CODES.notFound, "No such customer check.");
-  throw new HttpError(409, ERROR_CODES.conflict, "This check is no longer waiting for an answer.");
-}
+import { findTokensById, STATUS_TOKENS_CHANNEL, type StatusToken, toComponentState } from "./status-tokens";
 
 /** The note of a report sent with the button alone (a stored report holds at least one field). */
 export const NO_DETAILS = "Reported from the call-status component (no details given).";

@@ -19,12 +19,12 @@ import { requestLanguage } from "@shared/languages";
 import { sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { customerHash } from "./customer";
+import { callStatusOf } from "./service";
 import * as live from "./status-live";
 import { openComponentStream, StatusStreams } from "./status-stream";
 import {
   findToken,
   mintToken,
-  readCustomerStatus,
   revokeTokens,
   type StatusToken,
   statusErrors,
@@ -125,8 +125,7 @@ export default async function statusRoutes(app: App) {
     async (request) => {
       const key = keyOf(request);
       const hash = customerHash(app.deps.config.appSecret, key.organisationId, request.body.customerRef);
-      const status = await readCustomerStatus(app.deps.db, key.organisationId, hash, app.deps.clock.now());
-      return toCallStatusAnswer(status);
+      return toCallStatusAnswer(await callStatusOf(app.deps.db, key.organisationId, hash, app.deps.clock.now()));
     },
   );
 
@@ -215,7 +214,7 @@ export default async function statusRoutes(app: App) {
       if (refused === "process") throw statusErrors.busy(cors);
       if (refused) throw statusErrors.tooManyStreams(cors);
       const now = app.deps.clock.now();
-      const status = await readCustomerStatus(app.deps.db, token.organisationId, token.customerHash, now);
+      const status = await callStatusOf(app.deps.db, token.organisationId, token.customerHash, now);
       const opened = openComponentStream(streams, {
         tokenId: token.id,
         organisationId: token.organisationId,

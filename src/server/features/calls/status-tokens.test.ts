@@ -4,7 +4,7 @@
  * HTTP as the component reaches them (fetch with `Authorization: Bearer` and the page's Origin).
  */
 import { randomBytes } from "node:crypto";
-import { callReports, callStatusTokens, calls, customerChecks } from "@server/db/schema";
+import { callReports, callStatusTokens, customerChecks } from "@server/db/schema";
 import { sha256 } from "@server/lib/crypto";
 import type { ApiKeyScope } from "@shared/api-keys";
 import { CALL_STATUS_LIMITS, type ComponentEnd, type ComponentState } from "@shared/call-status-protocol";
@@ -13,7 +13,6 @@ import { createEmployee, createEmployer, TRUST_PROXY_ENV } from "@test/fixtures"
 import { buildTestApp, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { customerHash, sealCustomerRef } from "./customer";
 import { NO_DETAILS, streamsOf } from "./status-live";
 
 let t: TestApp;
@@ -42,7 +41,8 @@ async function organisation() {
   };
   const reader = await key(["calls:read"]);
   const answerer = await key(["calls:read", "checks:answer"]);
-  return { ...employer, employee, browser, key, reader, answerer, origin: `https://www.${employer.domain}` };
+  const dialler = await key(["calls:write"]);
+  return { ...employer, employee, browser, key, reader, answerer, dialler, origin: `https://www.${employer.domain}` };
 }
 type Org = Awaited<ReturnType<typeof organisation>>;
 
@@ -52,11 +52,11 @@ function v1(key: string, method: "POST" | "DELETE", url: string, body: unknown, 
     method,
     headers: {
       authorization: `Bearer ${key}`,
-      "content-type": "application/json",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
       "x-forwarded-for": "198.51.100.7",
       ...headers,
     },
-    body: typeof body === "string" ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
 }
 
@@ -95,50 +95,23 @@ function stream(token: string, origin: string, ip = "203.0.113.9") {
   });
 }
 
-/** A call of the employee with the customer, straight in the database, and the change announced as calls-core does. */
+/** A call the organisation's dialler starts for the employee (POST /api/v1/calls). */
 async function startCall(org: Org, direction: "outbound" | "inbound", ref = REF) {
-  const now = t.clock.now();
-  const id = `c_${randomBytes(12).toString("base64url")}`;
-  const hash = customerHash(t.config.appSecret, org.org.id, ref);
-  // An employee has one active call: starting another ends theirs.
-  await t.database.db
-    .update(calls)
-    .set({ endedAt: now, endReason: "another call" })
-    .where(sql`${calls.userId} = ${org.employee.id} and ${calls.endedAt} is null`);
-  await t.database.db.insert(calls).values({
-    id,
-    organisationId: org.org.id,
-    userId: org.employee.id,
-    customerHash: hash,
-    customerSealed: sealCustomerRef(t.config.appSecret, org.org.id, ref),
+  const res = await v1(org.dialler.key, "POST", "/calls", {
+    employeeEmail: org.employee.email,
+    customerRef: ref,
     direction,
-    startedVia: "dashboard",
-    startedAt: now,
-    renewedAt: now,
-    endsAt: new Date(now.getTime() + 120_000),
   });
-  await announce(org, hash, id);
-  return { id, hash };
+  expect(res.status, await res.clone().text()).toBe(201);
+  return { id: (await res.json()).id as string };
 }
 
-async function askCheck(org: Org, call: { id: string; hash: string }) {
-  const id = `k_${randomBytes(12).toString("base64url")}`;
-  await t.database.db.insert(customerChecks).values({
-    id,
-    callId: call.id,
-    organisationId: org.org.id,
-    customerHash: call.hash,
-    requestedBy: org.employee.id,
-    requestedVia: "dashboard",
-    createdAt: t.clock.now(),
-    expiresAt: new Date(t.clock.now().getTime() + 120_000),
-  });
-  await announce(org, call.hash, call.id);
-  return id;
+/** The dialler asks the customer to confirm (POST /api/v1/calls/:id/customer-check). */
+async function askCheck(org: Org, call: { id: string }) {
+  const res = await v1(org.dialler.key, "POST", `/calls/${call.id}/customer-check`, undefined);
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()).id as string;
 }
-
-const announce = (org: Org, hash: string, callId: string) =>
-  t.database.db.execute(sql`select pg_notify('call_events', ${`${org.org.id}:${hash}:${callId}`}::text)`);
 
 const tokenRows = (org: Org) =>
   t.database.db.select().from(callStatusTokens).where(eq(callStatusTokens.organisationId, org.org.id));
@@ -271,7 +244,7 @@ describe("POST /api/v1/customers/call-status", () => {
     const other = await organisation();
     expect(await status(other.reader.key)).toEqual({ calling: [], lastCallAt: null, lastCaller: null });
     // Ended: no longer calling, still the last call.
-    await t.database.db.update(calls).set({ endedAt: t.clock.now(), endReason: "ended" }).where(eq(calls.id, call.id));
+    expect((await v1(org.dialler.key, "POST", `/calls/${call.id}/end`, undefined)).status).toBe(200);
     expect(await status()).toEqual({ calling: [], lastCallAt: started, lastCaller: { firstName: "Ada" } });
   });
 });

@@ -143,7 +143,14 @@ export function useIdentityCode(): IdentityCode {
       setBusy(true);
       setError(null);
       try {
-        const callId = (await callFor?.()) ?? undefined;
+        let callId: string | undefined;
+        try {
+          callId = (await callFor?.()) ?? undefined;
+        } catch (err) {
+          // the call could not start (its own limit, a bad reference): its message, and no code
+          setError(errorMessage(err, MESSAGES.generateWordsFailed));
+          return;
+        }
         const sent = performance.now();
         const answer = await codesApi.generateWords(asked, callId);
         stop();

@@ -36,7 +36,7 @@ const load1 = () => loadavg()[0]?.toFixed(1);
 type Server = {
   url: string;
   origin: string;
-  keys: { reader: string; dialler: string; answerer: string };
+  keys: { reader: string; answerer: string; diallers: string[]; load: string[] };
   employees: Array<{ id: number; email: string; cookie: string }>;
   child: ChildProcess;
 };
@@ -65,6 +65,9 @@ async function stopServer(child: ChildProcess) {
 }
 
 let ipSeq = 0;
+let diallerTurn = 0;
+/** The dialler's keys in turn (each may make 600 requests a minute). */
+const dialler = (server: Server) => server.keys.diallers[diallerTurn++ % server.keys.diallers.length]!;
 const freshIp = () => {
   const n = ++ipSeq;
   return `10.200.${(n >> 8) & 255}.${n & 255}`;
@@ -150,14 +153,22 @@ function run(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
 }
 
-/** Call-status look-ups for autocannon: a random customer of CUSTOMERS, an address of its own. */
-function callStatusRequest(key: string): autocannon.Request {
+/**
+ * Call-status look-ups for autocannon: a random customer of CUSTOMERS, an address of its own, the keys in turn
+ * (each key may make 600 requests a minute).
+ */
+function callStatusRequest(keys: string[]): autocannon.Request {
+  let turn = 0;
   return {
     method: "POST",
     path: "/api/v1/customers/call-status",
     setupRequest: (req) => ({
       ...req,
-      headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "x-forwarded-for": freshIp() },
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${keys[turn++ % keys.length]}`,
+        "x-forwarded-for": freshIp(),
+      },
       body: JSON.stringify({ customerRef: `C-${Math.floor(Math.random() * CUSTOMERS)}` }),
     }),
   };
@@ -167,15 +178,15 @@ async function throughput(server: Server, engine: string): Promise<boolean> {
   // Some customers with calls: active outbound, ended outbound, inbound.
   for (let i = 0; i < SEEDED_CALLS; i++) {
     const employee = server.employees[i]!;
-    const call = await v1<{ id: string }>(server, server.keys.dialler, "/api/v1/calls", {
+    const call = await v1<{ id: string }>(server, dialler(server), "/api/v1/calls", {
       employeeEmail: employee.email,
       customerRef: `C-${i * 6}`,
       direction: i % 3 === 2 ? "inbound" : "outbound",
     });
-    if (i % 3 === 1) await v1(server, server.keys.dialler, `/api/v1/calls/${call.id}/end`);
+    if (i % 3 === 1) await v1(server, dialler(server), `/api/v1/calls/${call.id}/end`);
   }
   const routes = {
-    "POST /api/v1/customers/call-status": callStatusRequest(server.keys.reader),
+    "POST /api/v1/customers/call-status": callStatusRequest(server.keys.load),
     "POST /api/verify": lookupRequest("/api/verify"),
   };
   const load = (request: autocannon.Request, seconds: number) =>
@@ -210,7 +221,7 @@ async function answerToDashboard(server: Server): Promise<number[]> {
   const times: number[] = [];
   for (let s = 0; s < SAMPLES; s++) {
     const employee = server.employees[SEEDED_CALLS + s]!;
-    const call = await v1<{ id: string }>(server, server.keys.dialler, "/api/v1/calls", {
+    const call = await v1<{ id: string }>(server, dialler(server), "/api/v1/calls", {
       employeeEmail: employee.email,
       customerRef: `A-${s}`,
       direction: "outbound",
@@ -218,7 +229,7 @@ async function answerToDashboard(server: Server): Promise<number[]> {
     const stream = await openStream(new URL(`/api/calls/${call.id}/events`, server.url).toString(), {
       cookie: employee.cookie,
     });
-    const check = await v1<{ id: string }>(server, server.keys.dialler, `/api/v1/calls/${call.id}/customer-check`);
+    const check = await v1<{ id: string }>(server, dialler(server), `/api/v1/calls/${call.id}/customer-check`);
     const isCheck = (status: string) => (e: Event) =>
       e.event === "check" &&
       (e.data as { id?: string; status?: string }).id === check.id &&
@@ -230,7 +241,7 @@ async function answerToDashboard(server: Server): Promise<number[]> {
     const seen = await stream.until(mark, isCheck("confirmed"));
     times.push(seen.at - sent);
     await stream.close();
-    await v1(server, server.keys.dialler, `/api/v1/calls/${call.id}/end`);
+    await v1(server, dialler(server), `/api/v1/calls/${call.id}/end`);
   }
   return times;
 }
@@ -253,7 +264,7 @@ async function startToComponent(server: Server): Promise<number[]> {
     await stream.until(0, (e) => e.event === "state");
     const mark = stream.count;
     const sent = performance.now();
-    const call = await v1<{ id: string }>(server, server.keys.dialler, "/api/v1/calls", {
+    const call = await v1<{ id: string }>(server, dialler(server), "/api/v1/calls", {
       employeeEmail: employee.email,
       customerRef,
       direction: "outbound",
@@ -264,7 +275,7 @@ async function startToComponent(server: Server): Promise<number[]> {
     );
     times.push(seen.at - sent);
     await stream.close();
-    await v1(server, server.keys.dialler, `/api/v1/calls/${call.id}/end`);
+    await v1(server, dialler(server), `/api/v1/calls/${call.id}/end`);
   }
   return times;
 }

@@ -108,10 +108,10 @@ for (const person of staff) {
   employees.push({ ...person, cookie: `cp_session=${token}` });
 }
 
-async function key(name: string, scopes: ApiKeyScope[]): Promise<string> {
+async function key(organisationId: number, name: string, scopes: ApiKeyScope[]): Promise<string> {
   const secret = `cpk_${randomToken(32)}`;
   await db.insert(apiKeys).values({
-    organisationId: org!.id,
+    organisationId,
     name,
     scopes,
     prefix: secret.slice(0, 12),
@@ -121,10 +121,33 @@ async function key(name: string, scopes: ApiKeyScope[]): Promise<string> {
   });
   return secret;
 }
+/**
+ * An API key may make 600 requests a minute: the throughput run spreads its look-ups over many calls:read
+ * keys (10 of this organisation's and 15 of each of 4 more organisations': at most 700 a second in all), and
+ * the latency runs rotate over 5 dialler keys.
+ */
+const load: string[] = [];
+for (let i = 0; i < 10; i++) load.push(await key(org.id, `Bench load ${i}`, ["calls:read"]));
+for (let n = 0; n < 4; n++) {
+  const [other] = await db
+    .insert(organisations)
+    .values({
+      companyName: `Other ${n}`,
+      domain: `other${n}.example`,
+      website: `https://other${n}.example`,
+      websiteHost: `other${n}.example`,
+      createdAt: now,
+    })
+    .returning();
+  for (let i = 0; i < 15; i++) load.push(await key(other!.id, `Bench load ${n}.${i}`, ["calls:read"]));
+}
+const diallers: string[] = [];
+for (let i = 0; i < 5; i++) diallers.push(await key(org.id, `Bench dialler ${i}`, ["calls:write"]));
 const keys = {
-  reader: await key("Bench status", ["calls:read"]),
-  dialler: await key("Bench dialler", ["calls:write"]),
-  answerer: await key("Bench app", ["calls:read", "checks:answer"]),
+  reader: await key(org.id, "Bench status", ["calls:read"]),
+  answerer: await key(org.id, "Bench app", ["calls:read", "checks:answer"]),
+  diallers,
+  load,
 };
 
 const url = await app.listen({ port: 0, host: "127.0.0.1" });

@@ -140,7 +140,14 @@ export type CheckAnswer = z.infer<typeof checkAnswer>;
 export const checkAnsweredAnswer = z.object({ id: z.string(), status: z.enum(CHECK_STATUSES) });
 
 /** The `check` event of `GET /api/calls/:id/events` */
-export type CheckEvent = { id: string; status: CheckStatus; answeredAt: string | null; answeredVia: string | null };
+export type CheckEvent = {
+  id: string;
+  status: CheckStatus;
+  answeredAt: string | null;
+  answeredVia: string | null;
+  /** when answered through an API key: its name ("…pressed Yes through {key name}…"), else null */
+  keyName: string | null;
+};
 /** The `colleague` event */
 export type ColleagueEvent = { count: number };
 

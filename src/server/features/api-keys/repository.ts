@@ -134,3 +134,12 @@ export async function recordUse(
   );
   return rows.length > 0;
 }
+
+/** The name of the organisation's key with this prefix (revoked ones too), for "pressed Yes through {key name}". */
+export async function keyNameByPrefix(db: Db, organisationId: number, prefix: string): Promise<string | null> {
+  const [row] = await db
+    .select({ name: apiKeys.name })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organisationId, organisationId), eq(apiKeys.prefix, prefix)));
+  return row?.name ?? null;
+}

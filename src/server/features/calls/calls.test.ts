@@ -312,18 +312,17 @@ describe("the employee's calls (/api/calls)", () => {
     expect((await org.browser.post(`/api/calls/${call.id}/customer-check`)).statusCode).toBe(409);
     const pending = await stream.next("check");
     expect(pending?.data).toMatchObject({ id: check.json().id, status: "pending" });
-    // the organisation's backend answers: the employee's screen hears it within a second
+    // the organisation's backend answers: the employee's screen hears it (its latency: bench/, not a timed test)
     const boss = org.boss;
     const key = (await boss.post("/api/employer/api-keys", { name: "app", scopes: ["checks:answer"] })).json().key;
-    const before = performance.now();
     expect(
       (await api(key, "POST", `/api/v1/customer-checks/${check.json().id}`, { answer: "confirmed" })).statusCode,
     ).toBe(200);
     for (;;) {
       const confirmed = stream.events.find((e) => e.event === "check" && e.data.status === "confirmed");
       if (confirmed) {
-        expect(confirmed.at - before).toBeLessThan(1_000);
         expect(confirmed.data.answeredVia).toMatch(/^api:cpk_/);
+        expect(confirmed.data.keyName).toBe("app");
         break;
       }
       await new Promise((r) => setTimeout(r, 20));

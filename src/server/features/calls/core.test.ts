@@ -39,11 +39,10 @@ function start(orgId: number, employeeId: number, customerRef: string, direction
 
 /** Resolves when the listener is called (a notification reached this process). */
 function nextEvent(subscribe: (l: () => void) => () => void) {
-  const started = performance.now();
-  return new Promise<number>((resolve) => {
+  return new Promise<void>((resolve) => {
     const stop = subscribe(() => {
       stop();
-      resolve(performance.now() - started);
+      resolve();
     });
   });
 }
@@ -68,7 +67,7 @@ describe("callStatusOf, answerCheck and callEvents (what calls-status builds on)
 
     const changed = nextEvent((l) => callEvents.subscribeCustomer(org.org.id, hash, l));
     const { call } = await start(org.org.id, org.ada.id, "C-1", "outbound");
-    expect(await changed).toBeLessThan(1_000);
+    await changed;
     status = await callStatusOf(db, org.org.id, hash, t.clock.now());
     expect(status.calling).toEqual([
       { callId: call.id, employee: { firstName: "Ada", fullName: "Ada Lovelace" }, startedAt: call.started_at },
@@ -87,7 +86,7 @@ describe("callStatusOf, answerCheck and callEvents (what calls-status builds on)
     const inboundRow = { ...inbound.call, ended_at: null };
     const checkChanged = nextEvent((l) => callEvents.subscribeCall(inbound.call.id, l));
     const check = await requestCheck(t.app.deps, { organisationId: org.org.id, by }, inboundRow, null);
-    expect(await checkChanged).toBeLessThan(1_000);
+    await checkChanged;
     status = await callStatusOf(db, org.org.id, hash, t.clock.now());
     expect(status.check).toMatchObject({
       id: check.id,
@@ -143,7 +142,7 @@ describe("callStatusOf, answerCheck and callEvents (what calls-status builds on)
         via: "api:cpk_test",
       }),
     ]);
-    expect(await answered).toBeLessThan(1_000);
+    await answered;
     const won = results.filter((r) => r.status === "fulfilled");
     const lost = results.filter((r) => r.status === "rejected");
     expect(won).toHaveLength(1);

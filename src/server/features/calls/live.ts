@@ -13,6 +13,8 @@ type Listener = () => void;
  * itself (and never the customerRef): they read it from the database.
  */
 export class CallEvents {
+  /** counts notifications and resyncs: the calls job looks again when it changed */
+  generation = 0;
   private readonly customers = new Map<string, Set<Listener>>();
   private readonly calls = new Map<string, Set<Listener>>();
 
@@ -28,6 +30,7 @@ export class CallEvents {
 
   /** A notification's payload: `<organisationId>:<customerHash>:<callId>`. */
   notify(payload: string) {
+    this.generation++;
     const [organisationId, customerHash, callId] = payload.split(":");
     if (!organisationId || !customerHash) return;
     const called = new Set<Listener>();
@@ -44,6 +47,7 @@ export class CallEvents {
 
   /** After a lost LISTEN connection: every subscriber reads its state again. */
   resync() {
+    this.generation++;
     for (const set of [...this.customers.values(), ...this.calls.values()]) for (const l of [...set]) safely(l);
   }
 }

@@ -108,6 +108,28 @@ export async function endCallsOfErased(tx: Executor, userId: number, now: Date) 
     update customer_checks k set status = 'expired' from ended where k.call_id = ended.id and k.status = 'pending'`);
 }
 
+/** What the calls job has to do now, in one cheap read (the partial indexes hold only active calls and pending checks). */
+export async function dueWork(db: Db, now: Date) {
+  const at = iso(now);
+  const [row] = await db.rows<{
+    due: boolean;
+    signed_out: boolean;
+    deactivated: boolean;
+    checks: boolean;
+    next: Date | null;
+  }>(sql`
+    select
+      least((select min(c.ends_at) from calls c where c.ended_at is null),
+        (select min(k.expires_at) from customer_checks k where k.status = 'pending')) as next,
+      exists (select 1 from calls c where c.ended_at is null and c.ends_at <= ${at}::timestamptz) as due,
+      exists (select 1 from calls c where c.ended_at is null and c.session_id is not null
+        and not exists (select 1 from sessions s where s.id = c.session_id and s.expires_at > ${at}::timestamptz)) as signed_out,
+      exists (select 1 from calls c join users u on u.id = c.user_id left join organisations o on o.id = u.organisation_id
+        where c.ended_at is null and (u.status <> 'active' or o.status is distinct from 'active')) as deactivated,
+      exists (select 1 from customer_checks k where k.status = 'pending' and k.expires_at <= ${at}::timestamptz) as checks`);
+  return row ?? { due: false, signed_out: false, deactivated: false, checks: false, next: null };
+}
+
 export type CallRow = {
   id: string;
   organisation_id: number;

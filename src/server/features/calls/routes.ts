@@ -22,7 +22,7 @@ const refusals = { 401: errorAnswer, 403: errorAnswer, 404: errorAnswer };
 export const callEventsAnswer = textAnswer(
   "text/event-stream",
   'Server-sent events: `check` {id, status, answeredAt, answeredVia} at once (when the call has a check) and on every change of the call\'s latest check; `colleague` {count} at once and whenever the number of other employees on a call with the same customer changes; `call` {status: "ended"} when the call ends, then the end',
-  'retry: 2000\n\nevent: colleague\ndata: {"count":0}\n\nevent: check\ndata: {"id":"chk_x","status":"confirmed","answeredAt":"2026-11-25T09:30:00.000Z","answeredVia":"component"}\n\n',
+  'retry: 2000\n\nevent: colleague\ndata: {"count":0}\n\nevent: check\ndata: {"id":"chk_x","status":"confirmed","answeredAt":"2026-11-25T09:30:00.000Z","answeredVia":"component","keyName":null}\n\n',
 );
 
 /** The employee's calls (/api/calls…) and the dialler's (/api/v1/calls…, /api/v1/customer-checks…). */

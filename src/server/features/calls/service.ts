@@ -1,5 +1,6 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
 import type { Db } from "@server/db/client";
+import { keyNameByPrefix } from "@server/features/api-keys";
 import type { Person } from "@server/features/feature";
 import { organisationActive } from "@server/features/organisations";
 import { randomToken } from "@server/lib/crypto";
@@ -18,7 +19,7 @@ import {
 import { sql } from "drizzle-orm";
 import { customerHash, openCustomerRef, sealCustomerRef } from "./customer";
 import { callsErrors } from "./errors";
-import type { CallStreamState } from "./live";
+import { type CallStreamState, callEvents } from "./live";
 import * as repo from "./repository";
 
 const HOUR_MS = 60 * 60_000;
@@ -397,7 +398,9 @@ export async function callCheckEvent(deps: Deps, callId: string): Promise<CheckE
   const row = await repo.latestCheckOfCall(deps.db, callId);
   if (!row) return null;
   const a = checkAnswerOf(row, deps.clock.now());
-  return { id: a.id, status: a.status, answeredAt: a.answeredAt, answeredVia: a.answeredVia };
+  const prefix = a.answeredVia?.startsWith("api:") ? a.answeredVia.slice(4) : null;
+  const keyName = prefix ? await keyNameByPrefix(deps.db, row.organisation_id, prefix) : null;
+  return { id: a.id, status: a.status, answeredAt: a.answeredAt, answeredVia: a.answeredVia, keyName };
 }
 
 /** What the employee's call stream shows: null once the call is gone (erased). */
@@ -424,30 +427,55 @@ export async function callStreamState(
  */
 export async function endDueCalls(deps: Deps) {
   const now = deps.clock.now();
+  // Between changes nothing is due before the earliest endsAt or check expiry: the job reads the database
+  // only then, after any call event (of any process), and every few seconds for sessions and deactivations.
+  const state = jobStates.get(deps) ?? { next: 0, generation: -1, lastFull: 0 };
+  jobStates.set(deps, state);
+  const full = Date.now() - state.lastFull >= FULL_LOOK_EVERY_MS;
+  if (!full && now.getTime() < state.next && callEvents.generation === state.generation) return 0;
+  state.generation = callEvents.generation;
+  if (full) state.lastFull = Date.now();
+  const work = await repo.dueWork(deps.db, now);
+  state.next = work.next ? work.next.getTime() : Number.POSITIVE_INFINITY;
   const system: repo.AuditBy = { actorId: null, actorEmail: null, ip: null, via: "system" };
-  const due = await repo.endCalls(deps.db, {
-    where: sql`c.ends_at <= ${now.toISOString()}::timestamptz`,
-    reason: "not-renewed",
-    now,
-    by: system,
-  });
-  const signedOut = await repo.endCalls(deps.db, {
-    where: sql`c.session_id is not null and not exists (
-      select 1 from sessions s where s.id = c.session_id and s.expires_at > ${now.toISOString()}::timestamptz)`,
-    reason: "session-ended",
-    now,
-    by: system,
-  });
-  const deactivated = await repo.endCalls(deps.db, {
-    where: sql`exists (select 1 from users u left join organisations o on o.id = u.organisation_id
-      where u.id = c.user_id and (u.status <> 'active' or o.status is distinct from 'active'))`,
-    reason: "deactivated",
-    now,
-    by: system,
-  });
-  const expired = await repo.expireDueChecks(deps.db, now);
-  return due.length + signedOut.length + deactivated.length + expired;
+  let done = 0;
+  if (work.due) {
+    const ended = await repo.endCalls(deps.db, {
+      where: sql`c.ends_at <= ${now.toISOString()}::timestamptz`,
+      reason: "not-renewed",
+      now,
+      by: system,
+    });
+    done += ended.length;
+  }
+  if (work.signed_out) {
+    const ended = await repo.endCalls(deps.db, {
+      where: sql`c.session_id is not null and not exists (
+        select 1 from sessions s where s.id = c.session_id and s.expires_at > ${now.toISOString()}::timestamptz)`,
+      reason: "session-ended",
+      now,
+      by: system,
+    });
+    done += ended.length;
+  }
+  if (work.deactivated) {
+    const ended = await repo.endCalls(deps.db, {
+      where: sql`exists (select 1 from users u left join organisations o on o.id = u.organisation_id
+        where u.id = c.user_id and (u.status <> 'active' or o.status is distinct from 'active'))`,
+      reason: "deactivated",
+      now,
+      by: system,
+    });
+    done += ended.length;
+  }
+  if (work.checks) done += await repo.expireDueChecks(deps.db, now);
+  return done;
 }
+
+/** The calls job's memory per process (deps): when it must next look. */
+const jobStates = new WeakMap<Deps, { next: number; generation: number; lastFull: number }>();
+/** Ended sessions and deactivations are looked for this often (real time). */
+const FULL_LOOK_EVERY_MS = 5_000;
 
 /** After accounts were deactivated: their calls end at once (their checks expire). */
 export async function endCallsOfDeactivated(deps: Deps, userIds: number[]) {

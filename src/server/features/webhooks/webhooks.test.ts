@@ -1,7 +1,7 @@
 import type { Database } from "@server/db/client";
 import { webhookDeliveries } from "@server/db/schema";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { WEBHOOK_TEXT } from "@shared/webhooks";
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT } from "@shared/webhooks";
 import { auditRows, createEmployer, freshIp, generate, TRUST_PROXY_ENV, tableText, verify } from "@test/fixtures";
 import { buildTestApp, createUser, openAgain, signIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
@@ -39,13 +39,13 @@ describe("PUT/GET/DELETE /api/employer/webhook", () => {
     const saved = await browser.request("PUT", "/api/employer/webhook", { url: receiver.url });
     expect(saved.json()).toEqual({
       url: receiver.url,
-      events: ["code.verified", "call.reported", "alert.raised"],
+      events: [...WEBHOOK_EVENT_NAMES],
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const { secret } = saved.json();
     expect((await browser.get("/api/employer/webhook")).json()).toEqual({
       url: receiver.url,
-      events: ["code.verified", "call.reported", "alert.raised"],
+      events: [...WEBHOOK_EVENT_NAMES],
       secretHint: secret.slice(-4),
       health: { state: "healthy", consecutiveFailures: 0, pausedUntil: null },
     });

@@ -19,12 +19,12 @@ import { requestLanguage } from "@shared/languages";
 import { sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { customerHash } from "./customer";
-import { callStatusOf } from "./service";
 import * as live from "./status-live";
 import { openComponentStream, StatusStreams } from "./status-stream";
 import {
   findToken,
   mintToken,
+  readCustomerStatus,
   revokeTokens,
   type StatusToken,
   statusErrors,
@@ -125,7 +125,7 @@ export default async function statusRoutes(app: App) {
     async (request) => {
       const key = keyOf(request);
       const hash = customerHash(app.deps.config.appSecret, key.organisationId, request.body.customerRef);
-      return toCallStatusAnswer(await callStatusOf(app.deps.db, key.organisationId, hash, app.deps.clock.now()));
+      return toCallStatusAnswer(await readCustomerStatus(app.deps.db, key.organisationId, hash, app.deps.clock.now()));
     },
   );
 
@@ -214,7 +214,7 @@ export default async function statusRoutes(app: App) {
       if (refused === "process") throw statusErrors.busy(cors);
       if (refused) throw statusErrors.tooManyStreams(cors);
       const now = app.deps.clock.now();
-      const status = await callStatusOf(app.deps.db, token.organisationId, token.customerHash, now);
+      const status = await readCustomerStatus(app.deps.db, token.organisationId, token.customerHash, now);
       const opened = openComponentStream(streams, {
         tokenId: token.id,
         organisationId: token.organisationId,
@@ -256,7 +256,7 @@ export default async function statusRoutes(app: App) {
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const token = tokenOf(request);
       if (!token.canAnswer) throw statusErrors.cannotAnswer(corsTo(token.origin));
       return live.answer(app, request, token, request.params.id, request.body.answer);

@@ -552,9 +552,9 @@ async function rowCount() {
   return row?.n;
 }
 
-/** Waits until `done` holds (each look after the server had a moment), at most 5 s. */
+/** Waits until `done` holds (each look after the server had a moment), at most 15 s. */
 async function waitFor(done: () => boolean | Promise<boolean>) {
-  const until = Date.now() + 5_000;
+  const until = Date.now() + 15_000;
   while (!(await done())) {
     if (Date.now() > until) throw new Error("timed out waiting");
     await new Promise((r) => setTimeout(r, 20));

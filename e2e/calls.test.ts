@@ -140,7 +140,7 @@ describe("calls on /dashboard", () => {
       expect(answered.json()).toEqual({ id: check.id, status: "confirmed" });
       await expect
         .poll(() => checkLine(page).textContent(), { timeout: 1_000, interval: 50 })
-        .toMatch(/^The customer pressed Yes through .+ at \d\d:\d\d:\d\d\. A Yes alone is not enough/);
+        .toMatch(/^The customer pressed Yes through Globex app at \d\d:\d\d:\d\d\. A Yes alone is not enough/);
       expect(await checkLine(page).getAttribute("data-state")).toBe("confirmed");
       await expectAccessible(page);
       await screenshot(page, `calls-dashboard-confirmed-${viewport === DESKTOP ? "desktop" : "phone"}`);

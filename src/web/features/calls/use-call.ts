@@ -9,7 +9,7 @@ const RENEW_EVERY_MS = 30_000;
 /** After a dropped event stream, connect again after this long (the server sends the state again). */
 const RECONNECT_AFTER_MS = 1_000;
 /** The call's latest customer check, as its `check` events tell it (`keyName`: the API key that answered). */
-export type CallCheck = CheckEvent & { keyName?: string | null };
+export type CallCheck = CheckEvent;
 
 export type CallPanel = {
   /** false for someone who cannot hold calls (no organisation): the panel is not shown */
@@ -185,7 +185,7 @@ export function useCallPanel(): CallPanel {
         setCheck((shown) =>
           shown?.id === asked.id && shown.status !== "pending"
             ? shown
-            : { id: asked.id, status: "pending", answeredAt: null, answeredVia: null },
+            : { id: asked.id, status: "pending", answeredAt: null, answeredVia: null, keyName: null },
         );
       }, CALL_PANEL_TEXT.actionFailed),
     [run],

@@ -4,7 +4,12 @@ import { z } from "zod";
 export const ALERT_KINDS = ["failed-lookups", "reports", "disowned-calls", "denied-checks"] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-export const ALERT_DEFAULTS = { enabled: true, failedLookupsPer10Minutes: 20, reportsPerHour: 3 } as const;
+export const ALERT_DEFAULTS = {
+  enabled: true,
+  failedLookupsPer10Minutes: 20,
+  reportsPerHour: 3,
+  deniedChecksPerHour: 1,
+} as const;
 export const ALERT_LIMITS = {
   /** thresholds are whole numbers in this range */
   minThreshold: 1,
@@ -37,6 +42,7 @@ export const alertSettings = z.object({
   enabled: z.boolean(),
   failedLookupsPer10Minutes: z.number(),
   reportsPerHour: z.number(),
+  deniedChecksPerHour: z.number(),
 });
 export type AlertSettings = z.infer<typeof alertSettings>;
 
@@ -45,6 +51,7 @@ export const alertSettingsBody = z.strictObject({
   enabled: z.boolean().optional(),
   failedLookupsPer10Minutes: threshold.optional(),
   reportsPerHour: threshold.optional(),
+  deniedChecksPerHour: threshold.optional(),
 });
 export type AlertSettingsBody = z.infer<typeof alertSettingsBody>;
 
@@ -82,6 +89,7 @@ export const ALERTS_TEXT = {
   enabled: "Send alerts",
   failedLookupsLabel: "Failed checks from different addresses within 10 minutes",
   reportsLabel: "Reported calls from different addresses within an hour",
+  deniedChecksLabel: "Customers who say they are not on the call, within an hour",
   save: "Save alert settings",
   saved: "Alert settings saved.",
   invalidThreshold: "Thresholds are whole numbers from 1 to 10000.",

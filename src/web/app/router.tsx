@@ -44,7 +44,7 @@ const UnauthorizedPage = lazyPage(() =>
   import("../features/public/pages/unauthorized-page").then((m) => m.UnauthorizedPage),
 );
 const DownloadPage = lazyPage(() => import("../features/codes/pages/download-page").then((m) => m.DownloadPage));
-const DashboardPage = lazyPage(() => import("../features/codes/pages/dashboard-page").then((m) => m.DashboardPage));
+const DashboardPage = lazyPage(() => import("./dashboard-route").then((m) => m.DashboardRoute));
 const EmployerDashboardPage = lazyPage(() =>
   import("../features/employer/pages/employer-dashboard-page").then((m) => m.EmployerDashboardPage),
 );

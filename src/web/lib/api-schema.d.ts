@@ -6980,6 +6980,7 @@ export interface operations {
               enabled: boolean;
               failedLookupsPer10Minutes: number;
               reportsPerHour: number;
+              deniedChecksPerHour: number;
             };
             recent: {
               id: number;
@@ -7055,6 +7056,7 @@ export interface operations {
           enabled?: boolean;
           failedLookupsPer10Minutes?: number;
           reportsPerHour?: number;
+          deniedChecksPerHour?: number;
         };
       };
     };
@@ -7070,6 +7072,7 @@ export interface operations {
               enabled: boolean;
               failedLookupsPer10Minutes: number;
               reportsPerHour: number;
+              deniedChecksPerHour: number;
             };
             recent: {
               id: number;

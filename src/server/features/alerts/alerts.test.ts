@@ -205,12 +205,14 @@ describe("alerts for the fraud team", () => {
       enabled: true,
       failedLookupsPer10Minutes: 20,
       reportsPerHour: 3,
+      deniedChecksPerHour: 1,
     });
     for (const bad of [
       { failedLookupsPer10Minutes: 0 },
       { failedLookupsPer10Minutes: 10_001 },
       { reportsPerHour: 2.5 },
       { reportsPerHour: "3" },
+      { deniedChecksPerHour: 0 },
       { enabled: "yes" },
       { threshold: 5 },
     ]) {
@@ -222,7 +224,12 @@ describe("alerts for the fraud team", () => {
 
     const saved = await org.browser.request("PUT", "/api/employer/alerts", { failedLookupsPer10Minutes: 5 });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json().settings).toEqual({ enabled: true, failedLookupsPer10Minutes: 5, reportsPerHour: 3 });
+    expect(saved.json().settings).toEqual({
+      enabled: true,
+      failedLookupsPer10Minutes: 5,
+      reportsPerHour: 3,
+      deniedChecksPerHour: 1,
+    });
     await failedLookups(5, org.site);
     expect(await raise()).toBe(1);
 
@@ -231,6 +238,7 @@ describe("alerts for the fraud team", () => {
       enabled: false,
       failedLookupsPer10Minutes: 5,
       reportsPerHour: 3,
+      deniedChecksPerHour: 1,
     });
     for (let i = 0; i < 3; i++) await report(org.site, `+44 20 7946 010${i}`);
     expect(await raise()).toBe(1);

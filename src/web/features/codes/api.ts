@@ -10,7 +10,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 /** The identity-code calls. */
 export const codesApi = {
   clientInfo: (signal?: AbortSignal) => send("getClientInfo", { signal }),
-  generateWords: (language: Language) => send("generateCode", { body: { language } }),
+  /** with `callId` (the caller's active call) the code belongs to that call */
+  generateWords: (language: Language, callId?: string) =>
+    send("generateCode", { body: callId ? { language, callId } : { language } }),
   /** the code's status as server-sent events */
   eventsHref: (id: number) => apiHref("streamCodeEvents", { path: { id: String(id) } }),
 };

@@ -2,18 +2,29 @@ import { CODES_TEXT } from "@shared/codes";
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from "@shared/languages";
 import { Notice } from "@web/components/ui/notice";
 import { Page } from "@web/components/ui/page";
+import type { ReactNode } from "react";
 import { type CustomerCheck, useClientInfo, useCustomerCheck, useCustomerLanguage, useIdentityCode } from "../api";
 import "@web/components/ui/ui.css";
 import "../components/codes.css";
 
-/** /dashboard, the Identity Code screen: who you are, and a 60-second three-word code on demand. */
-export function DashboardPage() {
+/** What the app puts below the specified screen (the call panel) and the call a new code belongs to. */
+export type DashboardExtras = {
+  /** the call a new code belongs to, started if needed (null: none); throws to stop the code */
+  callForCode?: () => Promise<string | null>;
+  below?: ReactNode;
+};
+
+/**
+ * /dashboard, the Identity Code screen: who you are, and a 60-second three-word code on demand; below it,
+ * whatever the app adds (the call panel), which leaves the specified screen as it is.
+ */
+export function DashboardPage({ callForCode, below }: DashboardExtras = {}) {
   const info = useClientInfo();
   const code = useIdentityCode();
   const [language, setLanguage] = useCustomerLanguage();
   const check = useCustomerCheck(code.id);
-  // A verified code's words stay until its countdown would have reached 0 (the timer is hidden meanwhile),
-  // then go like any other's; the "Verified by the customer" line stays.
+  // A verified code's words and its "Expires in: N seconds" line stay until the countdown reaches 0, as the
+  // specification has it (the verified notice sits beside them), then go like any other's; the notice stays.
   const verified = check?.state === "verified";
 
   return (
@@ -65,7 +76,7 @@ export function DashboardPage() {
           <button
             type="button"
             className="button button--primary"
-            onClick={() => void code.generate(language)}
+            onClick={() => void code.generate(language, callForCode)}
             aria-disabled={code.busy || undefined}
             data-busy={code.busy || undefined}
           >
@@ -88,18 +99,15 @@ export function DashboardPage() {
               <p className="muted">{CODES_TEXT.codeExpired}</p>
             ) : null}
           </div>
-          {code.words && !verified && (
-            <>
-              <p className="identity__timer">{CODES_TEXT.expiresIn(code.secondsLeft)}</p>
-              <p className="muted">{CODES_TEXT.shareHint}</p>
-            </>
-          )}
+          {code.words && <p className="identity__timer">{CODES_TEXT.expiresIn(code.secondsLeft)}</p>}
+          {code.words && !verified && <p className="muted">{CODES_TEXT.shareHint}</p>}
           {/* Its own live region: a screen reader hears the customer's check the moment it happens. */}
           <p className="customer-check" role="status" aria-live="polite" data-state={check?.state}>
             {checkText(check, code.expired)}
           </p>
         </section>
       </div>
+      {below}
     </Page>
   );
 }

@@ -15,13 +15,14 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
   const alerts = useAlerts(refreshKey);
   // The form shows the settings as loaded (and as saved).
   const { form, fields, set, save, say, notice } = usePanelForm(
-    { enabled: true, failedLookups: "", reports: "" },
+    { enabled: true, failedLookups: "", reports: "", deniedChecks: "" },
     {
       data: alerts.data,
       fill: ({ settings }) => ({
         enabled: settings.enabled,
         failedLookups: String(settings.failedLookupsPer10Minutes),
         reports: String(settings.reportsPerHour),
+        deniedChecks: String(settings.deniedChecksPerHour),
       }),
       failed: ALERTS_TEXT.saveFailed,
     },
@@ -37,6 +38,7 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
         enabled: fields.enabled,
         failedLookupsPer10Minutes: whole(fields.failedLookups),
         reportsPerHour: whole(fields.reports),
+        deniedChecksPerHour: whole(fields.deniedChecks),
       },
       ALERTS_TEXT.invalidThreshold,
     );
@@ -102,6 +104,16 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
                 max={ALERT_LIMITS.maxThreshold}
                 value={fields.reports}
                 onChange={(e) => set("reports")(e.target.value)}
+                describedBy={form.describedBy}
+                required
+              />
+              <TextField
+                label={ALERTS_TEXT.deniedChecksLabel}
+                inputMode="numeric"
+                min={ALERT_LIMITS.minThreshold}
+                max={ALERT_LIMITS.maxThreshold}
+                value={fields.deniedChecks}
+                onChange={(e) => set("deniedChecks")(e.target.value)}
                 describedBy={form.describedBy}
                 required
               />

@@ -1,5 +1,6 @@
 import { paths } from "@shared/paths";
 import { Link } from "react-router";
+import { CallStatusSnippet } from "../sites/call-status-snippet";
 import { SitesPanel } from "../sites/sites-panel";
 
 /** Sites and widget: where the organisation's codes verify, and where to get the widget for them. */
@@ -11,6 +12,7 @@ export function SitesSection() {
         <Link to={paths.download}>Add the widget</Link> to these sites so that your customers can check a caller.
       </p>
       <SitesPanel />
+      <CallStatusSnippet />
     </section>
   );
 }

@@ -1,0 +1,162 @@
+/**
+ * The server half of the calls benchmark (bench/calls.ts), in its own process like verify-server.ts: the
+ * whole product (TRUST_PROXY on, logging off) on PGlite on disk or a fresh PostgreSQL database, seeded with
+ * the verify benchmark's codes and an organisation (https://www.bank.example) with employees, their signed-in
+ * sessions and three API keys (calls:read, calls:write, calls:read + checks:answer). Prints
+ * `{"url", "origin", "keys", "employees"}` once listening; SIGTERM closes it (and drops its database).
+ *   BENCH_ENGINE=pglite | postgres   (postgres needs BENCH_DATABASE_URL)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Database, openDatabase } from "@server/db/client";
+import { apiKeys, organisationSites, organisations, sessions, users } from "@server/db/schema";
+import { hmac, randomToken, sha256 } from "@server/lib/crypto";
+import type { ApiKeyScope } from "@shared/api-keys";
+import { throwawayPostgres } from "@test/helpers";
+import { benchApp } from "./bench-app";
+import { seedBench } from "./naive-verify";
+
+const engine = process.env.BENCH_ENGINE === "postgres" ? "postgres" : "pglite";
+const EMPLOYEES = Number(process.env.BENCH_EMPLOYEES ?? 400);
+const dataDir = mkdtempSync(path.join(tmpdir(), "callproof-bench-calls-"));
+let database: Database;
+let dropDatabase = async () => {};
+
+if (engine === "postgres") {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) throw new Error("BENCH_ENGINE=postgres needs BENCH_DATABASE_URL");
+  const scratch = await throwawayPostgres(base, "cp_bench");
+  database = await openDatabase({ databaseUrl: scratch.url, directUrl: scratch.url });
+  dropDatabase = scratch.drop;
+} else {
+  database = await openDatabase({ dataDir: path.join(dataDir, "db") });
+}
+
+const { config, app } = await benchApp(database, dataDir);
+await seedBench(database);
+
+const now = new Date();
+const db = database.db;
+const [org] = await db
+  .insert(organisations)
+  .values({
+    companyName: "Globex",
+    domain: "bank.example",
+    website: "https://www.bank.example",
+    websiteHost: "www.bank.example",
+    createdAt: now,
+  })
+  .returning();
+if (!org) throw new Error("organisation not created");
+await db.insert(organisationSites).values(
+  ["bank.example", "www.bank.example"].map((host) => ({
+    organisationId: org.id,
+    host,
+    status: "verified" as const,
+    method: "email-domain" as const,
+    token: randomToken(16),
+    verifiedAt: now,
+    createdAt: now,
+  })),
+);
+const [boss] = await db
+  .insert(users)
+  .values({
+    email: "boss@bank.example",
+    fullName: "Bench Boss",
+    passwordHash: "x",
+    role: "superuser",
+    status: "active",
+    organisationId: org.id,
+    emailVerifiedAt: now,
+    createdAt: now,
+  })
+  .returning();
+if (!boss) throw new Error("superuser not created");
+
+const staff = await db
+  .insert(users)
+  .values(
+    Array.from({ length: EMPLOYEES }, (_, i) => ({
+      email: `agent${i}@bank.example`,
+      fullName: `Agent${i} Bench`,
+      passwordHash: "x",
+      role: "client" as const,
+      status: "active" as const,
+      organisationId: org.id,
+      emailVerifiedAt: now,
+      createdAt: now,
+    })),
+  )
+  .returning({ id: users.id, email: users.email });
+
+// A signed-in session per employee: the dashboard's event stream is read with its cookie.
+const employees: Array<{ id: number; email: string; cookie: string }> = [];
+for (const person of staff) {
+  const token = randomToken(32);
+  await db.insert(sessions).values({
+    tokenHash: sha256(token),
+    userId: person.id,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + 12 * 3_600_000),
+    userAgent: "bench",
+    ip: "127.0.0.1",
+    viaSso: false,
+  });
+  employees.push({ ...person, cookie: `cp_session=${token}` });
+}
+
+async function key(organisationId: number, name: string, scopes: ApiKeyScope[]): Promise<string> {
+  const secret = `cpk_${randomToken(32)}`;
+  await db.insert(apiKeys).values({
+    organisationId,
+    name,
+    scopes,
+    prefix: secret.slice(0, 12),
+    keyHash: hmac(config.appSecret, "api-key", secret),
+    createdBy: boss!.id,
+    createdAt: now,
+  });
+  return secret;
+}
+/**
+ * An API key may make 600 requests a minute: the throughput run spreads its look-ups over many calls:read
+ * keys (10 of this organisation's and 15 of each of 4 more organisations': at most 700 a second in all), and
+ * the latency runs rotate over 5 dialler keys.
+ */
+const load: string[] = [];
+for (let i = 0; i < 10; i++) load.push(await key(org.id, `Bench load ${i}`, ["calls:read"]));
+for (let n = 0; n < 4; n++) {
+  const [other] = await db
+    .insert(organisations)
+    .values({
+      companyName: `Other ${n}`,
+      domain: `other${n}.example`,
+      website: `https://other${n}.example`,
+      websiteHost: `other${n}.example`,
+      createdAt: now,
+    })
+    .returning();
+  for (let i = 0; i < 15; i++) load.push(await key(other!.id, `Bench load ${n}.${i}`, ["calls:read"]));
+}
+const diallers: string[] = [];
+for (let i = 0; i < 5; i++) diallers.push(await key(org.id, `Bench dialler ${i}`, ["calls:write"]));
+const keys = {
+  reader: await key(org.id, "Bench status", ["calls:read"]),
+  answerer: await key(org.id, "Bench app", ["calls:read", "checks:answer"]),
+  diallers,
+  load,
+};
+
+const url = await app.listen({ port: 0, host: "127.0.0.1" });
+console.log(JSON.stringify({ url, engine, origin: "https://www.bank.example", keys, employees }));
+
+process.on("SIGTERM", async () => {
+  await app.close();
+  await database.close();
+  await dropDatabase();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+});

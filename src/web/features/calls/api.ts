@@ -1,17 +1,16 @@
 import type { CallDirection } from "@shared/calls";
-import { ApiError, apiHref, call, client } from "@web/lib/api";
+import { ApiError, apiHref, send } from "@web/lib/api";
 
 /** The employee's calls (contract, "Calls"): start, the active one, renew, end, disown, ask the customer. */
 export const callsApi = {
-  current: (signal?: AbortSignal) => call(client.GET("/api/calls/current", { signal })),
-  start: (customerRef: string, direction: CallDirection) =>
-    call(client.POST("/api/calls", { body: { customerRef, direction } })),
-  renew: (id: string) => call(client.POST("/api/calls/{id}/renew", { params: { path: { id } } })),
-  end: (id: string) => call(client.POST("/api/calls/{id}/end", { params: { path: { id } } })),
-  disown: (id: string) => call(client.POST("/api/calls/{id}/disown", { params: { path: { id } } })),
-  askCustomer: (id: string) => call(client.POST("/api/calls/{id}/customer-check", { params: { path: { id } } })),
+  current: (signal?: AbortSignal) => send("getCurrentCall", { signal }),
+  start: (customerRef: string, direction: CallDirection) => send("startCall", { body: { customerRef, direction } }),
+  renew: (id: string) => send("renewCall", { params: { path: { id } } }),
+  end: (id: string) => send("endCall", { params: { path: { id } } }),
+  disown: (id: string) => send("disownCall", { params: { path: { id } } }),
+  askCustomer: (id: string) => send("requestCustomerCheck", { params: { path: { id } } }),
   /** the call's live events (text/event-stream), read with fetch so that the session cookie applies */
-  eventsHref: (id: string) => apiHref("/api/calls/{id}/events", { path: { id } }),
+  eventsHref: (id: string) => apiHref("streamCallEvents", { path: { id } }),
 };
 
 export type ActiveCall = NonNullable<Awaited<ReturnType<typeof callsApi.current>>>;

@@ -101,7 +101,8 @@ export type IdentityCode = {
   error: string | null;
   /** true after a shown code ran out (until the next one) */
   expired: boolean;
-  generate(language: Language): Promise<void>;
+  /** `callFor`: the call the code belongs to (null: none); a failure there is shown and no code is made */
+  generate(language: Language, callFor?: () => Promise<string | null>): Promise<void>;
 };
 
 /**
@@ -137,13 +138,21 @@ export function useIdentityCode(): IdentityCode {
   }, [stop]);
 
   const generate = useCallback(
-    async (asked: Language) => {
+    async (asked: Language, callFor?: () => Promise<string | null>) => {
       if (busy) return;
       setBusy(true);
       setError(null);
       try {
+        let callId: string | undefined;
+        try {
+          callId = (await callFor?.()) ?? undefined;
+        } catch (err) {
+          // the call could not start (its own limit, a bad reference): its message, and no code
+          setError(errorMessage(err, MESSAGES.generateWordsFailed));
+          return;
+        }
         const sent = performance.now();
-        const answer = await codesApi.generateWords(asked);
+        const answer = await codesApi.generateWords(asked, callId);
         stop();
         deadline.current = sent + IDENTITY_CODE.lifetimeMs;
         setId(answer.id);

@@ -86,6 +86,15 @@ const SAMPLES: Record<string, Sample> = {
   "POST /api/v1/customers/status-token": { body: () => ({ customerRef: "C-1", origin: "https://www.example.com" }) },
   "DELETE /api/v1/customers/status-tokens": { body: () => ({ customerRef: "C-1" }) },
   "POST /api/v1/customers/call-status": { body: () => ({ customerRef: "C-1" }) },
+  "POST /api/v1/calls": {
+    body: () => ({ employeeEmail: "agent@example.com", customerRef: "C-1", direction: "outbound" }),
+  },
+  "POST /api/v1/calls/:id/end": {},
+  "POST /api/v1/calls/:id/customer-check": {},
+  "GET /api/v1/customer-checks/:id": {},
+  "POST /api/v1/customer-checks/:id": { body: () => ({ answer: "confirmed" }) },
+  "POST /api/v1/customers/export": { body: () => ({ customerRef: "C-1" }) },
+  "POST /api/v1/customers/erase": { body: () => ({ customerRef: "C-1" }) },
   // SCIM without a token: each refusal is counted per address (and audited sparsely).
   "GET /api/scim/v2/ServiceProviderConfig": {},
   "GET /api/scim/v2/ResourceTypes": {},

@@ -30,7 +30,7 @@ export default async function callsRoutes(app: App) {
   app.post(
     "/calls",
     {
-      preHandler: requireUser,
+      preValidation: requireUser,
       schema: {
         operationId: "startCall",
         summary: "Start a call with a customer (an active call of the same person ends first)",
@@ -47,7 +47,7 @@ export default async function callsRoutes(app: App) {
   app.get(
     "/calls/current",
     {
-      preHandler: requireUser,
+      preValidation: requireUser,
       schema: {
         operationId: "getCurrentCall",
         summary: "The signed-in employee's active call, or null",
@@ -60,7 +60,7 @@ export default async function callsRoutes(app: App) {
   app.post(
     "/calls/:id/renew",
     {
-      preHandler: requireUser,
+      preValidation: requireUser,
       schema: {
         operationId: "renewCall",
         summary: "Keep the employee's call alive (2 more minutes, 60 at most)",
@@ -74,7 +74,7 @@ export default async function callsRoutes(app: App) {
   app.post(
     "/calls/:id/end",
     {
-      preHandler: requireUser,
+      preValidation: requireUser,
       schema: {
         operationId: "endCall",
         summary: "End the employee's call",
@@ -88,7 +88,7 @@ export default async function callsRoutes(app: App) {
   app.post(
     "/calls/:id/disown",
     {
-      preHandler: requireUser,
+      preValidation: requireUser,
       schema: {
         operationId: "disownCall",
         summary: "Not my call: end a call started through the API in the employee's name, and raise an alert",
@@ -102,7 +102,7 @@ export default async function callsRoutes(app: App) {
   app.post(
     "/calls/:id/customer-check",
     {
-      preHandler: requireUser,
+      preValidation: requireUser,
       schema: {
         operationId: "requestCustomerCheck",
         summary: "Ask the customer to confirm in their app (2 minutes)",
@@ -119,7 +119,7 @@ export default async function callsRoutes(app: App) {
   app.get(
     "/calls/:id/events",
     {
-      preHandler: requireUser,
+      preValidation: requireUser,
       schema: {
         operationId: "streamCallEvents",
         summary: "The call's live check, colleagues and end (server-sent events)",

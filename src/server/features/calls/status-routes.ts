@@ -1,4 +1,6 @@
 import { type ApiKeyCaller, authenticate } from "@server/features/api-keys";
+import { organisationActiveSql } from "@server/features/organisations";
+import { verifiedSitesSql } from "@server/features/sites";
 import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
 import { siteScope } from "@server/lib/origin";
 import type { App } from "@server/types";
@@ -166,9 +168,9 @@ export default async function statusRoutes(app: App) {
       return reply.code(204).send();
     }
     const [row] = await app.deps.db.rows<{ ok: boolean }>(sql`
-      select exists (select 1 from organisation_sites s join organisations o on o.id = s.organisation_id
-        where s.status = 'verified' and o.status = 'active'
-          and s.host = any(string_to_array(${hosts.join(",")}::text, ','))) as ok`);
+      select exists (select 1 from ${verifiedSitesSql()} s
+        where s.host = any(string_to_array(${hosts.join(",")}::text, ','))
+          and ${organisationActiveSql(sql`s.organisation_id`)}) as ok`);
     if (!row?.ok) return reply.code(204).send();
     return reply
       .code(204)

@@ -1,6 +1,7 @@
 import type { Deps } from "@server/context";
 import type { Db } from "@server/db/client";
 import type { ApiKeyCaller } from "@server/features/api-keys";
+import { siteAmongSql } from "@server/features/sites";
 import { randomToken, sha256 } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { siteScope } from "@server/lib/origin";
@@ -73,9 +74,7 @@ async function verifiedOrigin(deps: Deps, organisationId: number, origin: string
   const hosts = siteScope(origin, deps.config.publicOrigin);
   if (hosts === "any" || hosts.length === 0) return null;
   const rows = await deps.db.rows<{ ok: boolean }>(sql`
-    select exists (select 1 from organisation_sites
-      where organisation_id = ${organisationId}::int and status = 'verified'
-        and host = any(string_to_array(${hosts.join(",")}::text, ','))) as ok`);
+    select ${siteAmongSql(sql`${organisationId}::int`, sql`${hosts.join(",")}::text`)} as ok`);
   return rows[0]?.ok ? url.origin : null;
 }
 

@@ -232,6 +232,9 @@ export default async function statusRoutes(app: App) {
       reply.raw.on("close", opened.close);
       reply.header("content-type", "text/event-stream; charset=utf-8").header("cache-control", "no-store");
       reply.header("x-accel-buffering", "no");
+      // The connection ends with the stream: a stream ended by the server's stop leaves no kept-alive socket
+      // for the stop to wait on (a client that went away while the stream was open kept one).
+      reply.header("connection", "close");
       return reply.send(opened.body as unknown as string);
     },
   );

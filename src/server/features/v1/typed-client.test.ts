@@ -56,12 +56,22 @@ describe("the served OpenAPI document and a typed client", () => {
     );
     const operations = v1.flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`));
     expect(operations.sort()).toEqual([
+      "DELETE /api/v1/customers/status-tokens",
       "GET /api/v1/activity",
       "GET /api/v1/audit",
       "GET /api/v1/codes/{id}",
       "GET /api/v1/codes/{id}/events",
+      "GET /api/v1/customer-checks/{id}",
       "GET /api/v1/reports",
+      "POST /api/v1/calls",
+      "POST /api/v1/calls/{id}/customer-check",
+      "POST /api/v1/calls/{id}/end",
       "POST /api/v1/codes",
+      "POST /api/v1/customer-checks/{id}",
+      "POST /api/v1/customers/call-status",
+      "POST /api/v1/customers/erase",
+      "POST /api/v1/customers/export",
+      "POST /api/v1/customers/status-token",
     ]);
     for (const [, methods] of v1)
       for (const op of Object.values(methods)) expect(op.security).toEqual([{ apiKey: [] }]);

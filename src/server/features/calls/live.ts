@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import { StreamsPerUser } from "@server/lib/streams-per-user";
 import fp from "fastify-plugin";
 import { CALL_EVENTS_CHANNEL } from "./repository";
 
@@ -52,31 +53,6 @@ export class CallEvents {
   }
 }
 
-/** The open event streams of one app: counted per employee, ended when the app stops. */
-export class CallStreams {
-  private readonly perUser = new Map<number, number>();
-  private readonly streams = new Set<() => void>();
-
-  /** Counts an open stream of a user; null when the user has too many (`max`). */
-  open(userId: number, max: number, end: () => void): (() => void) | null {
-    const n = this.perUser.get(userId) ?? 0;
-    if (n >= max) return null;
-    this.perUser.set(userId, n + 1);
-    this.streams.add(end);
-    return () => {
-      this.streams.delete(end);
-      const left = (this.perUser.get(userId) ?? 1) - 1;
-      if (left > 0) this.perUser.set(userId, left);
-      else this.perUser.delete(userId);
-    };
-  }
-
-  /** Ends every open stream (the server is stopping). */
-  endAll() {
-    for (const end of [...this.streams]) end();
-  }
-}
-
 function add(map: Map<string, Set<Listener>>, key: string, listener: Listener): () => void {
   const set = map.get(key) ?? new Set<Listener>();
   map.set(key, set);
@@ -101,7 +77,7 @@ export const callEvents = new CallEvents();
 declare module "fastify" {
   interface FastifyInstance {
     callEvents: CallEvents;
-    callStreams: CallStreams;
+    callStreams: StreamsPerUser;
   }
 }
 
@@ -109,7 +85,7 @@ declare module "fastify" {
 export const callEventsPlugin = fp(
   async (app) => {
     app.decorate("callEvents", callEvents);
-    const streams = new CallStreams();
+    const streams = new StreamsPerUser();
     app.decorate("callStreams", streams);
     let stop = async () => {};
     app.addHook("onReady", async () => {
@@ -147,7 +123,7 @@ export type CallStreamState = {
  * call ends. Null when the user has too many streams open.
  */
 export function openCallStream(
-  streams: CallStreams,
+  streams: StreamsPerUser,
   p: {
     userId: number;
     max: number;

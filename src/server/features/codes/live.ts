@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import { StreamsPerUser } from "@server/lib/streams-per-user";
 import type { CodeStatus } from "@shared/codes";
 import type { FastifyReply } from "fastify";
 import fp from "fastify-plugin";
@@ -18,8 +19,7 @@ type Watcher = () => void;
  */
 export class CodeEvents {
   private readonly watchers = new Map<number, Set<Watcher>>();
-  private readonly streams = new Set<() => void>();
-  private readonly perUser = new Map<number, number>();
+  private readonly streams = new StreamsPerUser();
 
   /** Calls `onChange` whenever code `id` may have changed; returns the way to stop. */
   watch(id: number, onChange: Watcher): () => void {
@@ -42,21 +42,12 @@ export class CodeEvents {
 
   /** Counts an open stream of a user; null when the user has too many. */
   open(userId: number, end: () => void): (() => void) | null {
-    const n = this.perUser.get(userId) ?? 0;
-    if (n >= MAX_STREAMS_PER_USER) return null;
-    this.perUser.set(userId, n + 1);
-    this.streams.add(end);
-    return () => {
-      this.streams.delete(end);
-      const left = (this.perUser.get(userId) ?? 1) - 1;
-      if (left > 0) this.perUser.set(userId, left);
-      else this.perUser.delete(userId);
-    };
+    return this.streams.open(userId, MAX_STREAMS_PER_USER, end);
   }
 
   /** Ends every open stream (the server is stopping; browsers reconnect to another process). */
   endAll() {
-    for (const end of [...this.streams]) end();
+    this.streams.endAll();
   }
 }
 

@@ -57,6 +57,15 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
+  // A connection busy when the stop begins closes as soon as its answer is written. Fastify closes the idle
+  // connections once, as the stop begins, and answers later requests `Connection: close`; a connection busy
+  // at that moment went idle afterwards and was kept for the keep-alive timeout (72 s) by a client that
+  // honours `Keep-Alive: timeout` (fetch, browsers): the stop waited for it, then cut it at its time limit.
+  app.addHook("preClose", async () => {
+    // keepAliveTimeoutBuffer: Node 24's margin added to the timeout (1 s), not yet in our @types/node.
+    Object.assign(app.server, { keepAliveTimeout: 1, keepAliveTimeoutBuffer: 0 });
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

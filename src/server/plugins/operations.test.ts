@@ -264,6 +264,39 @@ describe("graceful stop", () => {
     expect(databaseClosed).toBe(true);
     await t.mail.close();
   });
+
+  it("closes the connection of a request in flight once it is answered, though the client would keep it alive", async () => {
+    const t = await buildTestApp({ listen: true });
+    // fetch keeps a connection as long as the server's `Keep-Alive: timeout` (72 s) says: before the fix, the
+    // stop waited for this one until its time limit and then cut it. The limit here is past the test's own,
+    // so a stop that waits fails the test instead of passing late.
+    const arrived = new Promise<void>((resolve) => t.app.server.once("request", () => resolve()));
+    let sendRest = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"email":'));
+        sendRest = () => {
+          controller.enqueue(new TextEncoder().encode('"nobody@example.com"}'));
+          controller.close();
+        };
+      },
+    });
+    const inFlight = fetch(`${t.url}/api/auth/forgot-password`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: t.config.publicOrigin },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    await arrived;
+    const stopped = gracefulStop(t.app, t.database, { delayMs: 0, timeoutMs: 120_000 });
+    sendRest();
+    const res = await inFlight;
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers.get("keep-alive")).not.toBeNull();
+    await res.arrayBuffer();
+    await stopped;
+    await t.mail.close();
+  });
 });
 
 describe("operations settings", () => {

@@ -1,4 +1,5 @@
 import { signedIn } from "@server/context";
+import { sseHeaders } from "@server/lib/event-stream";
 import { requireUser } from "@server/plugins/guards";
 import type { App } from "@server/types";
 import { errorAnswer, textAnswer } from "@shared/answers";
@@ -139,10 +140,7 @@ export default async function callsRoutes(app: App) {
       });
       if (!stream) throw callsErrors.tooManyStreams();
       reply.raw.on("close", stream.close);
-      reply
-        .header("content-type", "text/event-stream; charset=utf-8")
-        .header("cache-control", "no-store")
-        .header("x-accel-buffering", "no");
+      sseHeaders(reply);
       return reply.send(stream.body as unknown as string);
     },
   );

@@ -2,6 +2,7 @@ import { type ApiKeyCaller, authenticate } from "@server/features/api-keys";
 import { organisationActiveSql } from "@server/features/organisations";
 import { verifiedSitesSql } from "@server/features/sites";
 import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
+import { sseHeaders } from "@server/lib/event-stream";
 import { siteScope } from "@server/lib/origin";
 import type { App } from "@server/types";
 import { errorAnswer, messageAnswer, textAnswer } from "@shared/answers";
@@ -230,11 +231,7 @@ export default async function statusRoutes(app: App) {
       if (opened === "process") throw statusErrors.busy(cors);
       if (typeof opened === "string") throw statusErrors.tooManyStreams(cors);
       reply.raw.on("close", opened.close);
-      reply.header("content-type", "text/event-stream; charset=utf-8").header("cache-control", "no-store");
-      reply.header("x-accel-buffering", "no");
-      // The connection ends with the stream: a stream ended by the server's stop leaves no kept-alive socket
-      // for the stop to wait on (a client that went away while the stream was open kept one).
-      reply.header("connection", "close");
+      sseHeaders(reply);
       return reply.send(opened.body as unknown as string);
     },
   );

@@ -6,7 +6,7 @@ import { codesOfUser, deleteCodesExpiredBefore, deleteCodesOf } from "./reposito
 import codesRoutes from "./routes";
 
 export { codesErrors } from "./errors";
-export { openStatusStream, sseHeaders } from "./live";
+export { openStatusStream } from "./live";
 export { expireLiveCodesOf } from "./repository";
 export { generateWords, organisationCodeStatus } from "./service";
 

@@ -133,11 +133,3 @@ export function openStatusStream(
   void look();
   return { body, close };
 }
-
-/** The headers of an event stream: never cached or buffered by a proxy. */
-export function sseHeaders(reply: FastifyReply) {
-  reply
-    .header("content-type", "text/event-stream; charset=utf-8")
-    .header("cache-control", "no-store")
-    .header("x-accel-buffering", "no");
-}

@@ -2,6 +2,7 @@ import { signedIn } from "@server/context";
 import { activeOwnCallId } from "@server/features/calls";
 import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
 import { HttpError } from "@server/lib/errors";
+import { sseHeaders } from "@server/lib/event-stream";
 import { requireUser } from "@server/plugins/guards";
 import { widgetCall } from "@server/plugins/widget-cors";
 import type { App } from "@server/types";
@@ -18,7 +19,7 @@ import { IDENTITY_CODE } from "@shared/constants";
 import { requestLanguage } from "@shared/languages";
 import { idParams } from "@shared/paging";
 import { codesErrors } from "./errors";
-import { openStatusStream, sseHeaders } from "./live";
+import { openStatusStream } from "./live";
 import * as codes from "./service";
 
 export default async function codesRoutes(app: App) {

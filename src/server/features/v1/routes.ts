@@ -1,6 +1,7 @@
 import { type ApiKeyCaller, authenticate } from "@server/features/api-keys";
-import { codesErrors, openStatusStream, sseHeaders } from "@server/features/codes";
+import { codesErrors, openStatusStream } from "@server/features/codes";
 import { anonymousLimit } from "@server/lib/anonymous-access";
+import { sseHeaders } from "@server/lib/event-stream";
 import type { App } from "@server/types";
 import { activityAnswer } from "@shared/activity";
 import { codeEventsAnswer, errorAnswer } from "@shared/answers";

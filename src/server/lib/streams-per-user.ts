@@ -5,6 +5,7 @@
 export class StreamsPerUser {
   private readonly perUser = new Map<number, number>();
   private readonly streams = new Set<() => void>();
+  private stopped = false;
 
   /** Counts an open stream of a user; null when the user already has `max`. */
   open(userId: number, max: number, end: () => void): (() => void) | null {
@@ -12,6 +13,8 @@ export class StreamsPerUser {
     if (n >= max) return null;
     this.perUser.set(userId, n + 1);
     this.streams.add(end);
+    // Opened while the server stops (its request was in flight): it ends at once, as the others did.
+    if (this.stopped) queueMicrotask(end);
     return () => {
       this.streams.delete(end);
       const left = (this.perUser.get(userId) ?? 1) - 1;
@@ -22,6 +25,7 @@ export class StreamsPerUser {
 
   /** Ends every open stream (the server is stopping). */
   endAll() {
+    this.stopped = true;
     for (const end of [...this.streams]) end();
   }
 }

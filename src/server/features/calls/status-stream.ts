@@ -27,6 +27,7 @@ export class StatusStreams {
   readonly open = new Set<OpenStream>();
   private readonly perToken = new Map<number, number>();
   private readonly perAddress = new Map<string, number>();
+  private stopped = false;
 
   /** the per-process cap (a test lowers it to reach it) */
   cap: number = CALL_STATUS_LIMITS.streamsPerProcess;
@@ -43,6 +44,8 @@ export class StatusStreams {
     this.open.add(stream);
     this.perToken.set(stream.tokenId, (this.perToken.get(stream.tokenId) ?? 0) + 1);
     this.perAddress.set(stream.clientKey, (this.perAddress.get(stream.clientKey) ?? 0) + 1);
+    // Opened while the server stops (its request was in flight): it ends at once, as the others did.
+    if (this.stopped) queueMicrotask(() => stream.end());
     let released = false;
     return () => {
       if (released) return;
@@ -59,6 +62,7 @@ export class StatusStreams {
   }
 
   endAll() {
+    this.stopped = true;
     for (const stream of [...this.open]) stream.end();
   }
 }

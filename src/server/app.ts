@@ -1,8 +1,9 @@
+import type { Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
 import { MAX_BODY_BYTES } from "@shared/constants";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { FEATURES } from "./features";
 import { loggerOptions } from "./lib/logger";
@@ -57,14 +58,7 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
-  // A connection busy when the stop begins closes as soon as its answer is written. Fastify closes the idle
-  // connections once, as the stop begins, and answers later requests `Connection: close`; a connection busy
-  // at that moment went idle afterwards and was kept for the keep-alive timeout (72 s) by a client that
-  // honours `Keep-Alive: timeout` (fetch, browsers): the stop waited for it, then cut it at its time limit.
-  app.addHook("preClose", async () => {
-    // keepAliveTimeoutBuffer: Node 24's margin added to the timeout (1 s), not yet in our @types/node.
-    Object.assign(app.server, { keepAliveTimeout: 1, keepAliveTimeoutBuffer: 0 });
-  });
+  closeConnectionsOnStop(app);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -112,4 +106,26 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   background.every("housekeeping", HOUSEKEEPING_EVERY_MS, () => sweepExpired(app));
 
   return app;
+}
+
+/**
+ * The stop waits for no connection that has nothing left to answer. Fastify closes the idle connections once,
+ * as the stop begins, and answers later requests `Connection: close`; two kinds escaped it and held the stop
+ * (in production until its drain limit, in tests for a minute): a connection busy at that moment, which went
+ * idle afterwards and was kept for the keep-alive timeout (72 s) by a client that honours `Keep-Alive:
+ * timeout` (fetch, browsers), and a connection opened but never used (a browser's preconnect, a pooled
+ * client's spare), which Node counts as neither idle nor busy. The first now closes once answered, the
+ * second at once.
+ */
+function closeConnectionsOnStop(app: FastifyInstance) {
+  const sockets = new Set<Socket>();
+  app.server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  app.addHook("preClose", async () => {
+    // keepAliveTimeoutBuffer: Node 24's margin added to the timeout (1 s), not yet in our @types/node.
+    Object.assign(app.server, { keepAliveTimeout: 1, keepAliveTimeoutBuffer: 0 });
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+  });
 }

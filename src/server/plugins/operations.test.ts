@@ -297,6 +297,19 @@ describe("graceful stop", () => {
     await stopped;
     await t.mail.close();
   });
+
+  it("does not wait for a connection that was opened and never used (a browser's preconnect)", async () => {
+    const t = await buildTestApp({ listen: true });
+    const { port } = new URL(t.url);
+    const { connect } = await import("node:net");
+    const spare = connect(Number(port), "127.0.0.1");
+    await new Promise<void>((resolve, reject) => spare.once("connect", resolve).once("error", reject));
+    const closed = new Promise<void>((resolve) => spare.once("close", () => resolve()));
+    // The limit is past the test's own: a stop that waited on the spare connection fails the test.
+    await gracefulStop(t.app, t.database, { delayMs: 0, timeoutMs: 120_000 });
+    await closed;
+    await t.mail.close();
+  });
 });
 
 describe("operations settings", () => {

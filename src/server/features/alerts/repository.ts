@@ -1,6 +1,6 @@
 import type { Db } from "@server/db/client";
 import { alertSettings, alerts } from "@server/db/schema";
-import { lookUpOriginHostSql, reportSiteSql } from "@server/features/audit";
+import { checkDeniedSql, lookUpOriginHostSql, reportSiteSql } from "@server/features/audit";
 import { hostUnderSql, verifiedSitesSql } from "@server/features/sites";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ALERT_DEFAULTS, type AlertKind, type AlertSettings } from "@shared/alerts";
@@ -120,7 +120,7 @@ export async function callEventsByOrganisation(
   const which =
     kind === "disowned-calls"
       ? sql`a.action = ${AUDIT_ACTIONS.disownCall}`
-      : sql`a.action = ${AUDIT_ACTIONS.answerCheck} and a.detail->>'answer' = 'denied'`;
+      : sql`a.action = ${AUDIT_ACTIONS.answerCheck} and ${checkDeniedSql(sql`a`)}`;
   return db.rows<WindowCount>(sql`
     select a.organisation_id, count(*)::int as count,
       coalesce(array_agg(distinct a.target) filter (where a.target is not null), '{}') as sites

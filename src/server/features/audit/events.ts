@@ -51,3 +51,8 @@ export function lookUpOriginHostSql(row: SQL): SQL {
 export function reportSiteSql(row: SQL): SQL {
   return auditDetailTextSql(row, "call.report", "site");
 }
+
+/** Whether a customer check's answer (`call.check-answer`) was a denial. */
+export function checkDeniedSql(row: SQL): SQL {
+  return sql`(${auditDetailTextSql(row, "call.check-answer", "answer")} = 'denied')`;
+}

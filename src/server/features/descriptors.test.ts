@@ -34,14 +34,8 @@ const EXCEPTIONS: Record<string, string> = {
   "codes → organisations": "decision 003: the look-up's one statement reads the owner's organisation (its status)",
   "codes → audit_log":
     "decision 003: a failed look-up writes its audit row in the look-up's own statement; the guessing watch counts them",
-  "api-keys → users":
-    "every /api/v1 call: one statement finds the key only while its creator is active (no second round trip per call)",
   "users → organisations":
     "an account is read with its organisation's name and website in one query (the profile, the admin's lists)",
-  "activity → audit_log": "the 30-day view counts codes and failed look-ups per day in one query",
-  "activity → call_reports": "the 30-day view counts reports per day in the same query",
-  "alerts → audit_log": "bursts of failed look-ups and reports are counted from the audit log's events",
-  "reports → audit_log": "most reported numbers count distinct reporting clients from the reports' audit events",
   "calls → users":
     "the customer's status and the employee's call read the employee's name with the call in one statement (the status read is on the component's hot path)",
   "calls → organisations":
@@ -52,8 +46,6 @@ const EXCEPTIONS: Record<string, string> = {
   "calls → webhook_deliveries":
     "retention and the customer's erasure delete the deliveries that name a call or customer, in their own statement (to move behind a webhooks function)",
   "calls → api_keys": "a status token dies with the key that minted it: the token check reads the key's revocation",
-  "onboarding → employee_access_codes":
-    "joining with the employer's access code claims a seat in the code's row, in the sign-up's transaction",
 };
 
 /** The non-test TypeScript files of a feature's folder. */

@@ -13,6 +13,7 @@ export {
   auditDetail,
   auditDetailSql,
   auditDetailTextSql,
+  auditEventsSql,
   checkDeniedSql,
   lookUpOriginHostSql,
   reportSiteSql,

@@ -141,6 +141,13 @@ describe("the features' descriptors", () => {
     expect(stale, "exceptions no longer needed: remove them from the list").toEqual([]);
   });
 
+  it("every feature of the registry has its row in docs/spec-coverage.md", () => {
+    // The index at the top of the coverage page: a new feature names where its requirements are checked.
+    const page = readFileSync(path.join(here, "../../../docs/spec-coverage.md"), "utf8");
+    const listed = [...page.matchAll(/^\| `features\/([a-z0-9-]+)` \| \S/gm)].map((m) => m[1]);
+    expect(listed.sort()).toEqual(FEATURES.map((f) => f.name).sort());
+  });
+
   it("the features' import graph has no cycle", () => {
     const graph = new Map<string, Set<string>>();
     for (const name of folders) {

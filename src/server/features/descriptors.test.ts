@@ -31,11 +31,12 @@ const PLATFORM_TABLES: Record<string, string> = {
 const EXCEPTIONS: Record<string, string> = {
   "codes → users":
     "decision 003: a look-up is one statement that reads the code's owner and adds to their codes_verified (and generation to codes_generated)",
-  "codes → organisations": "decision 003: the look-up's one statement reads the owner's organisation (its status)",
+  "codes → organisations":
+    "decision 003: the look-up's one statement reads the owner's organisation for the widget's answer (its name, and its website when verified); its status through organisationActiveSql",
   "codes → audit_log":
     "decision 003: a failed look-up writes its audit row in the look-up's own statement; the guessing watch counts them",
   "users → organisations":
-    "an account is read with its organisation's name and website in one query (the profile, the admin's lists)",
+    "the admin's lists search accounts by their organisation's website and answer its name and website, in SQL with one count and one page; the profile reads both with the account",
   "calls → users":
     "the customer's status and the employee's call read the employee's name with the call in one statement (the status read is on the component's hot path)",
   "calls → organisations":

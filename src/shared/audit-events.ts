@@ -4,7 +4,7 @@ import type { AUDIT_ACTIONS } from "./audit-actions";
  * The `detail` of the audit events that another feature reads as an event stream, one shape per action.
  * They are written through the typed writers of features/audit (`auditDetail` in TypeScript,
  * `auditDetailSql` inside a statement) and read through its reader fragments (`auditDetailTextSql`,
- * `lookUpOriginHostSql`, `reportSiteSql`): no other feature names a key of `detail`.
+ * `lookUpOriginHostSql`, `reportSiteSql`, `checkDeniedSql`): no other feature names a key of `detail`.
  * Other actions' details are free-form (shown in the audit log and the data export, read by nobody).
  */
 export type AuditDetails = {
@@ -30,6 +30,13 @@ export type AuditDetails = {
     /** the id of an older report dropped to keep the destination within its budget */
     shed?: number;
   };
+  /** A customer's answer to a check: written by features/calls, counted by alerts (denied-checks). */
+  [AUDIT_ACTIONS.answerCheck]: {
+    /** the check answered */
+    checkId: string;
+    /** the customer's answer */
+    answer: "confirmed" | "denied";
+  };
 };
 
 /** The actions whose `detail` has a fixed shape. */
@@ -39,4 +46,5 @@ export type TypedAuditAction = keyof AuditDetails;
 export const AUDIT_DETAIL_KEYS: { [A in TypedAuditAction]: readonly (keyof AuditDetails[A] & string)[] } = {
   "code.verify": ["origin", "reason", "ownerId", "refused"],
   "call.report": ["site", "routed", "unverifiedOrigin", "shed"],
+  "call.check-answer": ["checkId", "answer"],
 };

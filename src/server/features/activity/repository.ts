@@ -1,5 +1,6 @@
 import type { Db } from "@server/db/client";
-import { lookUpOriginHostSql } from "@server/features/audit";
+import { auditEventsSql, lookUpOriginHostSql } from "@server/features/audit";
+import { organisationReportsSql } from "@server/features/reports";
 import { hostUnderSql, verifiedSitesSql } from "@server/features/sites";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { sql } from "drizzle-orm";
@@ -12,29 +13,30 @@ type Counts = { day: string; generated: number; verified: number; failed_lookups
  * Days without any are absent.
  */
 export async function dailyCounts(db: Db, organisationId: number, from: Date): Promise<Counts[]> {
-  const since = from.toISOString();
   return db.rows<Counts>(sql`
     with sites as (select host from ${verifiedSitesSql(sql`${organisationId}::int`)} vs),
     codes as (
       select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day,
         count(*) filter (where action = ${AUDIT_ACTIONS.generateCode}) as generated,
         count(*) filter (where action = ${AUDIT_ACTIONS.verifyCode}) as verified
-      from audit_log
-      where organisation_id = ${organisationId}::int and at >= ${since}::timestamptz and outcome = 'success'
-        and action in (${AUDIT_ACTIONS.generateCode}, ${AUDIT_ACTIONS.verifyCode})
+      from ${auditEventsSql({
+        action: [AUDIT_ACTIONS.generateCode, AUDIT_ACTIONS.verifyCode],
+        outcome: "success",
+        since: from,
+      })} e
+      where organisation_id = ${organisationId}::int
       group by 1
     ),
     failed as (
       select to_char(a.at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as failed_lookups
-      from audit_log a
+      from ${auditEventsSql({ action: AUDIT_ACTIONS.verifyCode, outcome: "failure", since: from })} a
       cross join lateral (select ${lookUpOriginHostSql(sql`a`)} as host) o
-      where a.action = ${AUDIT_ACTIONS.verifyCode} and a.at >= ${since}::timestamptz and a.outcome = 'failure'
-        and exists (select 1 from sites s where ${hostUnderSql(sql`o.host`, sql`s.host`)})
+      where exists (select 1 from sites s where ${hostUnderSql(sql`o.host`, sql`s.host`)})
       group by 1
     ),
     reported as (
       select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as reports
-      from call_reports where organisation_id = ${organisationId}::int and at >= ${since}::timestamptz
+      from ${organisationReportsSql(organisationId, from)} r
       group by 1
     ),
     days as (select day from codes union select day from failed union select day from reported)

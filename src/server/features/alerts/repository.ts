@@ -1,6 +1,6 @@
 import type { Db } from "@server/db/client";
 import { alertSettings, alerts } from "@server/db/schema";
-import { lookUpOriginHostSql, reportSiteSql } from "@server/features/audit";
+import { auditEventsSql, checkDeniedSql, lookUpOriginHostSql, reportSiteSql } from "@server/features/audit";
 import { hostUnderSql, verifiedSitesSql } from "@server/features/sites";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { ALERT_DEFAULTS, type AlertKind, type AlertSettings } from "@shared/alerts";
@@ -76,9 +76,8 @@ export async function failedLookupsByOrganisation(
   return db.rows<WindowCount>(sql`
     with f as (
       select ${lookUpOriginHostSql(sql`a`)} as host, ${networkSql(sql`a.ip`)} as client
-      from audit_log a
-      where a.action = ${AUDIT_ACTIONS.verifyCode} and a.outcome = 'failure' and a.ip is not null
-        and a.at > ${from.toISOString()}::timestamptz and a.at <= ${to.toISOString()}::timestamptz
+      from ${auditEventsSql({ action: AUDIT_ACTIONS.verifyCode, outcome: "failure", after: from, until: to })} a
+      where a.ip is not null
     ),
     hits as (
       select s.organisation_id, f.client, f.host
@@ -99,10 +98,9 @@ export async function reportsByOrganisation(
   return db.rows<WindowCount>(sql`
     select a.organisation_id, count(distinct ${networkSql(sql`a.ip`)})::int as count,
       coalesce(array_agg(distinct ${reportSiteSql(sql`a`)}) filter (where ${reportSiteSql(sql`a`)} is not null), '{}') as sites
-    from audit_log a
-    where a.action = ${AUDIT_ACTIONS.reportCall} and a.outcome = 'success' and a.organisation_id is not null
-      and a.ip is not null and ${onlyOrganisation(sql`a.organisation_id`, organisationId)}
-      and a.at > ${from.toISOString()}::timestamptz and a.at <= ${to.toISOString()}::timestamptz
+    from ${auditEventsSql({ action: AUDIT_ACTIONS.reportCall, outcome: "success", after: from, until: to })} a
+    where a.organisation_id is not null and a.ip is not null
+      and ${onlyOrganisation(sql`a.organisation_id`, organisationId)}
     group by a.organisation_id`);
 }
 
@@ -117,17 +115,14 @@ export async function callEventsByOrganisation(
   to: Date,
   organisationId?: number,
 ): Promise<WindowCount[]> {
-  const which =
-    kind === "disowned-calls"
-      ? sql`a.action = ${AUDIT_ACTIONS.disownCall}`
-      : sql`a.action = ${AUDIT_ACTIONS.answerCheck} and a.detail->>'answer' = 'denied'`;
+  const action = kind === "disowned-calls" ? AUDIT_ACTIONS.disownCall : AUDIT_ACTIONS.answerCheck;
+  const denied = kind === "denied-checks" ? checkDeniedSql(sql`a`) : sql`true`;
   return db.rows<WindowCount>(sql`
     select a.organisation_id, count(*)::int as count,
       coalesce(array_agg(distinct a.target) filter (where a.target is not null), '{}') as sites
-    from audit_log a
-    where ${which} and a.outcome = 'success' and a.organisation_id is not null
+    from ${auditEventsSql({ action, outcome: "success", after: from, until: to })} a
+    where ${denied} and a.organisation_id is not null
       and ${onlyOrganisation(sql`a.organisation_id`, organisationId)}
-      and a.at > ${from.toISOString()}::timestamptz and a.at <= ${to.toISOString()}::timestamptz
     group by a.organisation_id`);
 }
 

@@ -1,6 +1,7 @@
 import type { Db, Executor } from "@server/db/client";
 import { apiKeys } from "@server/db/schema";
 import { lockOrganisation, organisationActiveSql } from "@server/features/organisations";
+import { userActiveSql } from "@server/features/users";
 import type { ApiKeyScope } from "@shared/api-keys";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 
@@ -89,8 +90,8 @@ export type PresentedKey = {
 };
 
 /**
- * The key with this prefix, as one statement on every /api/v1 call. Like the code statements it reads
- * `users` on purpose: a key works only while its creator is active and its organisation is active (the
+ * The key with this prefix, as one statement on every /api/v1 call: a key works only while its creator is
+ * active (the users feature's fragment) and its organisation is active (the
  * organisations feature's one rule: an admin's deactivation of the employer or of the domain deactivates
  * the organisation; docs/security.md).
  */
@@ -100,7 +101,7 @@ export async function findPresentedKey(db: Db, prefix: string): Promise<Presente
     sql`
       select k.id, k.organisation_id, k.name, k.prefix, k.key_hash, k.scopes, k.last_used_at, k.use_audited,
         (k.revoked_at is null
-          and exists (select 1 from users c where c.id = k.created_by and c.status = 'active')
+          and ${userActiveSql(sql`k.created_by`)}
           and ${organisationActiveSql(sql`k.organisation_id`)}) as usable
       from api_keys k where k.prefix = ${prefix}::text`,
   );

@@ -1,3 +1,4 @@
+import type { AuditAction } from "@shared/audit-actions";
 import { AUDIT_DETAIL_KEYS, type AuditDetails, type TypedAuditAction } from "@shared/audit-events";
 import { type SQL, sql } from "drizzle-orm";
 
@@ -50,4 +51,42 @@ export function lookUpOriginHostSql(row: SQL): SQL {
 /** The site a report came from (`call.report`), or null. */
 export function reportSiteSql(row: SQL): SQL {
   return auditDetailTextSql(row, "call.report", "site");
+}
+
+/** Whether a customer check's answer (`call.check-answer`) was a denial. */
+export function checkDeniedSql(row: SQL): SQL {
+  return sql`(${auditDetailTextSql(row, "call.check-answer", "answer")} = 'denied')`;
+}
+
+/**
+ * The audit events of an action (or of any of several) and an outcome (within a time window when given), as a subquery that other
+ * features' statements read from: `from ${auditEventsSql(...)} a`. Their columns: id, at, action, outcome,
+ * actor_id, organisation_id, target, ip, detail (read `detail` through the readers above). The table stays
+ * this feature's alone; PostgreSQL folds the subquery into the statement, so the index on (action, at)
+ * serves it as it served the table named directly.
+ */
+export function auditEventsSql(f: {
+  action: AuditAction | readonly AuditAction[];
+  outcome: "success" | "failure" | "denied";
+  /** at > after */
+  after?: Date;
+  /** at >= since */
+  since?: Date;
+  /** at <= until */
+  until?: Date;
+}): SQL {
+  const window = [
+    f.after && sql`and at > ${f.after.toISOString()}::timestamptz`,
+    f.since && sql`and at >= ${f.since.toISOString()}::timestamptz`,
+    f.until && sql`and at <= ${f.until.toISOString()}::timestamptz`,
+  ].filter((part): part is SQL => part !== undefined);
+  const action =
+    typeof f.action === "string"
+      ? sql`action = ${f.action}::text`
+      : sql`action in (${sql.join(
+          f.action.map((a) => sql`${a}::text`),
+          sql`, `,
+        )})`;
+  return sql`(select id, at, action, outcome, actor_id, organisation_id, target, ip, detail from audit_log
+    where ${action} and outcome = ${f.outcome}::text ${sql.join(window, sql` `)})`;
 }

@@ -9,7 +9,15 @@ import { applyRetention } from "./retention";
 import auditRoutes from "./routes";
 
 export { checkpointAudit, verifyAudit } from "./chain";
-export { auditDetail, auditDetailSql, auditDetailTextSql, lookUpOriginHostSql, reportSiteSql } from "./events";
+export {
+  auditDetail,
+  auditDetailSql,
+  auditDetailTextSql,
+  auditEventsSql,
+  checkDeniedSql,
+  lookUpOriginHostSql,
+  reportSiteSql,
+} from "./events";
 export { auditFeed } from "./feed";
 export { aboutPersonSql, cutAddressSql, cutAuditAddresses, recordErasure, wholeAddressSql } from "./maintenance";
 

@@ -1,6 +1,9 @@
-/** The employer dashboard's own part: employees and the employee access code (its routes only). */
+/** The employer dashboard's own part: employees and the employee access code (its routes, and the code's use by sign-up). */
 import type { Feature } from "@server/features/feature";
 import employerRoutes from "./routes";
+
+/** Joining with the access code (onboarding): its look-up and the claim of a seat, in the sign-up's transaction. */
+export { claimSeat, findLiveAccessCode } from "./repository";
 
 export const employerFeature: Feature = {
   name: "employer",

@@ -1,6 +1,6 @@
 import type { Executor } from "@server/db/client";
-import { employeeAccessCodes, employerInvitations } from "@server/db/schema";
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { employerInvitations } from "@server/db/schema";
+import { and, eq, gt, isNull } from "drizzle-orm";
 
 export type InvitationRow = typeof employerInvitations.$inferSelect;
 
@@ -58,43 +58,6 @@ export async function claimInvitation(db: Executor, id: number, now: Date) {
 
 export async function setInvitationUser(db: Executor, id: number, userId: number) {
   await db.update(employerInvitations).set({ usedBy: userId }).where(eq(employerInvitations.id, id));
-}
-
-/**
- * An employee access code that has not expired (it may be full: compare usedCount with maxUsers), or
- * undefined.
- */
-export async function findLiveAccessCode(db: Executor, codeHash: string, now: Date) {
-  const [row] = await db
-    .select({
-      id: employeeAccessCodes.id,
-      organisationId: employeeAccessCodes.organisationId,
-      createdBy: employeeAccessCodes.createdBy,
-      maxUsers: employeeAccessCodes.maxUsers,
-      usedCount: employeeAccessCodes.usedCount,
-    })
-    .from(employeeAccessCodes)
-    .where(and(eq(employeeAccessCodes.codeHash, codeHash), gt(employeeAccessCodes.expiresAt, now)));
-  return row;
-}
-
-/**
- * Takes one seat of an access code in a single statement, so concurrent sign-ups never exceed maxUsers.
- * Returns the new count, or undefined when the code is full or expired.
- */
-export async function claimSeat(db: Executor, id: number, now: Date) {
-  const [row] = await db
-    .update(employeeAccessCodes)
-    .set({ usedCount: sql`${employeeAccessCodes.usedCount} + 1` })
-    .where(
-      and(
-        eq(employeeAccessCodes.id, id),
-        lt(employeeAccessCodes.usedCount, employeeAccessCodes.maxUsers),
-        gt(employeeAccessCodes.expiresAt, now),
-      ),
-    )
-    .returning({ usedCount: employeeAccessCodes.usedCount });
-  return row?.usedCount;
 }
 
 /** Replaces the e-mail of a person's invitations (erasure); the invitations stay, without naming them. */

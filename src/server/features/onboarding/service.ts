@@ -1,5 +1,6 @@
 import { type Actor, auditActor, type Deps, signedIn } from "@server/context";
 import { sendVerificationEmail } from "@server/features/auth";
+import { claimSeat, findLiveAccessCode } from "@server/features/employer";
 import {
   findOrganisation,
   findOrganisationByDomain,
@@ -223,7 +224,7 @@ export async function registerEmployer(deps: Deps, actor: Actor, body: RegisterE
  * With the organisation's domain and website. It may be full: compare usedCount with maxUsers.
  */
 async function usableAccessCode(deps: Deps, hash: string, now: Date) {
-  const code = await repo.findLiveAccessCode(deps.db, hash, now);
+  const code = await findLiveAccessCode(deps.db, hash, now);
   if (!code) return undefined;
   const creator = code.createdBy === null ? undefined : await findUserById(deps.db, code.createdBy);
   if (creator && creator.status !== "active") return undefined;
@@ -292,7 +293,7 @@ export async function registerEmployee(deps: Deps, actor: Actor, body: RegisterE
   const passwordHash = await hashPassword(body.password);
   const userId = await recordingFailures(fail, () =>
     deps.db.transaction(async (tx) => {
-      if ((await repo.claimSeat(tx, found.id, now)) === undefined) throw onboardingErrors.accessCodeFull();
+      if ((await claimSeat(tx, found.id, now)) === undefined) throw onboardingErrors.accessCodeFull();
       const id = await insertUser(tx, {
         email: body.email,
         fullName: body.fullName,

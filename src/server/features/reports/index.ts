@@ -5,6 +5,7 @@ import reportsRoutes from "./routes";
 import { mailDueReportSummaries, REPORTS_KEPT_MS } from "./service";
 
 export { positionReports, reportsFeed } from "./feed";
+export { organisationReportsSql } from "./repository";
 export { createReport, mailReportSummary } from "./service";
 
 export const reportsFeature: Feature = {

@@ -1,5 +1,6 @@
 import type { Db } from "@server/db/client";
 import { callReports } from "@server/db/schema";
+import { auditEventsSql } from "@server/features/audit";
 import { claimReportsMailSlot } from "@server/features/organisations/repository";
 import { verifiedSitesSql } from "@server/features/sites";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
@@ -168,7 +169,7 @@ export async function mostReportedNumbers(db: Db, organisationId: number, since:
     with r as (
       select regexp_replace(r.caller_number, '[^0-9]', '', 'g') as digits, r.caller_number, ${ipKeySql(sql`a.ip`)} as client
       from call_reports r
-      join audit_log a on a.action = ${AUDIT_ACTIONS.reportCall} and a.outcome = 'success' and a.target = r.id::text
+      join ${auditEventsSql({ action: AUDIT_ACTIONS.reportCall, outcome: "success" })} a on a.target = r.id::text
       where r.organisation_id = ${organisationId}::int and r.at >= ${since.toISOString()}::timestamptz
         and r.caller_number is not null and a.ip is not null
     )
@@ -210,4 +211,10 @@ export type { ReportRow };
 /** Deletes the reports older than `cutoff`. */
 export async function deleteReportsBefore(db: Db, cutoff: Date) {
   await db.rows(sql`delete from call_reports where at < ${cutoff.toISOString()}::timestamptz`);
+}
+
+/** An organisation's reports at or after `since`, as a subquery another feature's statement reads from (columns: id, at). */
+export function organisationReportsSql(organisationId: number, since: Date): SQL {
+  return sql`(select id, at from call_reports
+    where organisation_id = ${organisationId}::int and at >= ${since.toISOString()}::timestamptz)`;
 }

@@ -15,6 +15,11 @@ import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, lt, ne, or, t
 
 export type UserRow = typeof users.$inferSelect;
 
+/** Whether the account `id` (an SQL expression) is active, inside another feature's statement (an API key's creator). */
+export function userActiveSql(id: SQL): SQL {
+  return sql`exists (select 1 from users u where u.id = ${id} and u.status = 'active')`;
+}
+
 // ---- one account ----
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {

@@ -4,17 +4,24 @@ import { FormError } from "@web/components/ui/form-error";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
 import type { FormEvent } from "react";
-import { Loaded, PanelStatus, usePanelForm } from "../components/panel";
+import { Checkbox, Loaded, PanelStatus, usePanelForm } from "../components/panel";
 import { alertsApi, useAlerts } from "./api";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 const time = new Intl.DateTimeFormat("en-GB", { timeStyle: "short" });
 
+/** The thresholds' fields, in the form's order, with their labels. */
+const THRESHOLDS = [
+  ["failedLookups", ALERTS_TEXT.failedLookupsLabel],
+  ["reports", ALERTS_TEXT.reportsLabel],
+  ["deniedChecks", ALERTS_TEXT.deniedChecksLabel],
+] as const;
+
 /** The fraud team's alerts: the settings (on/off, thresholds) and the recent alerts, newest first. */
 export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onChanged(): void }) {
   const alerts = useAlerts(refreshKey);
   // The form shows the settings as loaded (and as saved).
-  const { form, fields, set, save, say, notice } = usePanelForm(
+  const { form, fields, set, field, save, say, notice } = usePanelForm(
     { enabled: true, failedLookups: "", reports: "", deniedChecks: "" },
     {
       data: alerts.data,
@@ -83,40 +90,18 @@ export function AlertsPanel({ refreshKey, onChanged }: { refreshKey: number; onC
           <form className="card alerts__form" onSubmit={submit} noValidate>
             <fieldset>
               <legend>{ALERTS_TEXT.settingsLegend}</legend>
-              <label className="checkbox">
-                <input type="checkbox" checked={fields.enabled} onChange={(e) => set("enabled")(e.target.checked)} />{" "}
-                {ALERTS_TEXT.enabled}
-              </label>
-              <TextField
-                label={ALERTS_TEXT.failedLookupsLabel}
-                inputMode="numeric"
-                min={ALERT_LIMITS.minThreshold}
-                max={ALERT_LIMITS.maxThreshold}
-                value={fields.failedLookups}
-                onChange={(e) => set("failedLookups")(e.target.value)}
-                describedBy={form.describedBy}
-                required
-              />
-              <TextField
-                label={ALERTS_TEXT.reportsLabel}
-                inputMode="numeric"
-                min={ALERT_LIMITS.minThreshold}
-                max={ALERT_LIMITS.maxThreshold}
-                value={fields.reports}
-                onChange={(e) => set("reports")(e.target.value)}
-                describedBy={form.describedBy}
-                required
-              />
-              <TextField
-                label={ALERTS_TEXT.deniedChecksLabel}
-                inputMode="numeric"
-                min={ALERT_LIMITS.minThreshold}
-                max={ALERT_LIMITS.maxThreshold}
-                value={fields.deniedChecks}
-                onChange={(e) => set("deniedChecks")(e.target.value)}
-                describedBy={form.describedBy}
-                required
-              />
+              <Checkbox label={ALERTS_TEXT.enabled} checked={fields.enabled} onChange={set("enabled")} />
+              {THRESHOLDS.map(([name, label]) => (
+                <TextField
+                  key={name}
+                  label={label}
+                  inputMode="numeric"
+                  min={ALERT_LIMITS.minThreshold}
+                  max={ALERT_LIMITS.maxThreshold}
+                  {...field(name)}
+                  required
+                />
+              ))}
             </fieldset>
             <FormError form={form} />
             <SubmitButton busy={form.busy} className="button button--primary">

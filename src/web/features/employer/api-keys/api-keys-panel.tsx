@@ -8,7 +8,7 @@ import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
 import { errorMessage } from "@web/lib/api";
 import { type FormEvent, useState } from "react";
-import { PanelStatus, usePanelForm } from "../components/panel";
+import { CheckboxGroup, PanelStatus, usePanelForm } from "../components/panel";
 import { type ApiKeyCreated, type ApiKeyItem, apiKeysApi, useApiKeys } from "./api";
 import "./api-keys-panel.css";
 
@@ -21,7 +21,7 @@ const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeSty
 export function ApiKeysPanel() {
   const { data: keys, error, reload } = useApiKeys();
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
-  const { form, fields, setFields, set, save, act, notice } = usePanelForm(
+  const { form, fields, setFields, set, field, save, act, notice } = usePanelForm(
     { name: "", scopes: [] as ApiKeyScope[] },
     { failed: API_KEY_TEXT.actionFailed },
   );
@@ -55,26 +55,21 @@ export function ApiKeysPanel() {
           hint={API_KEY_TEXT.nameHint}
           autoComplete="off"
           maxLength={100}
-          value={fields.name}
-          onChange={(e) => set("name")(e.target.value)}
-          describedBy={form.describedBy}
+          {...field("name")}
           required
         />
-        <fieldset className="api-keys__scopes">
-          <legend>{API_KEY_TEXT.scopesLegend}</legend>
-          {API_KEY_SCOPES.map((scope) => (
-            <label key={scope} className="checkbox">
-              <input
-                type="checkbox"
-                checked={fields.scopes.includes(scope)}
-                onChange={(e) =>
-                  set("scopes")(e.target.checked ? [...fields.scopes, scope] : fields.scopes.filter((s) => s !== scope))
-                }
-              />{" "}
+        <CheckboxGroup
+          legend={API_KEY_TEXT.scopesLegend}
+          className="api-keys__scopes"
+          options={API_KEY_SCOPES}
+          chosen={fields.scopes}
+          onChange={set("scopes")}
+          label={(scope) => (
+            <>
               <code>{scope}</code> <span className="muted">{API_KEY_TEXT.scopeHelp[scope]}</span>
-            </label>
-          ))}
-        </fieldset>
+            </>
+          )}
+        />
         <FormError form={form} />
         <SubmitButton busy={form.busy} className="button button--primary">
           {API_KEY_TEXT.create}

@@ -3,7 +3,7 @@ import { errorMessage } from "@web/lib/api";
 import { useAuth } from "@web/lib/auth";
 import type { ApiState } from "@web/lib/use-api";
 import { useSubmit } from "@web/lib/use-submit";
-import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { type ChangeEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
 
 /**
  * The pieces every employer panel shares: its data once loaded (or why not), the notice its actions
@@ -69,6 +69,75 @@ export function PanelStatus({ notice, className }: { notice: PanelNotice | null;
   );
 }
 
+/** A checkbox and its label; with a hint, the hint under it (tied by aria-describedby) and both in a div. */
+export function Checkbox({
+  label,
+  hint,
+  checked,
+  onChange,
+  className,
+}: {
+  label: ReactNode;
+  hint?: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+  /** the div's, when there is a hint */
+  className?: string;
+}) {
+  const hintId = useId();
+  const box = (
+    <label className="checkbox">
+      <input
+        type="checkbox"
+        checked={checked}
+        aria-describedby={hint ? hintId : undefined}
+        onChange={(e) => onChange(e.target.checked)}
+      />{" "}
+      {label}
+    </label>
+  );
+  if (!hint) return box;
+  return (
+    <div className={className}>
+      {box}
+      <p id={hintId} className="field__hint">
+        {hint}
+      </p>
+    </div>
+  );
+}
+
+/** A fieldset of checkboxes, one per option, choosing some of them (an API key's scopes, a webhook's events). */
+export function CheckboxGroup<T extends string>({
+  legend,
+  className,
+  options,
+  chosen,
+  onChange,
+  label,
+}: {
+  legend: string;
+  className?: string;
+  options: readonly T[];
+  chosen: readonly T[];
+  onChange(chosen: T[]): void;
+  label(option: T): ReactNode;
+}) {
+  return (
+    <fieldset className={className}>
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <Checkbox
+          key={option}
+          label={label(option)}
+          checked={chosen.includes(option)}
+          onChange={(on) => onChange(on ? [...chosen, option] : chosen.filter((o) => o !== option))}
+        />
+      ))}
+    </fieldset>
+  );
+}
+
 /** "Sign in again" (signs out; the sign-in then is recent), for a refusal that asks for a recent sign-in. */
 export function SignInAgain({ label }: { label: string }) {
   const { signOut, signingOut } = useAuth();
@@ -84,8 +153,12 @@ export function SignInAgain({ label }: { label: string }) {
   );
 }
 
+/** The names of a form's text fields. */
+type TextFieldName<F> = { [K in keyof F]: F[K] extends string ? K : never }[keyof F];
+
 /**
- * A panel's form: its fields in one state (`fields`, `set(name)(value)`), filled from the loaded data by
+ * A panel's form: its fields in one state (`fields`, `set(name)(value)`, and `field(name)`: a text
+ * field's value, change and form-level error wiring, spread into a TextField), filled from the loaded data by
  * `fill` (each time the data changes, or `once`), the request state of useSubmit (`form`), and `save`,
  * which sends it and says `saved` on success. `act` and `notice` are the panel's other actions'
  * (usePanelActions, with the same `failed` text).
@@ -124,5 +197,10 @@ export function usePanelForm<F extends object, D>(
     if (ok && saved) actions.say(saved);
     return ok;
   }
-  return { form, fields, setFields, set, save, ...actions };
+  const field = <K extends TextFieldName<F>>(name: K) => ({
+    value: fields[name] as string,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(name)(event.target.value as F[K]),
+    describedBy: form.describedBy,
+  });
+  return { form, fields, setFields, set, field, save, ...actions };
 }

@@ -4,8 +4,8 @@ import { CopyableValue } from "@web/components/ui/copyable-value";
 import { FormError } from "@web/components/ui/form-error";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
-import { type FormEvent, useId } from "react";
-import { Loaded, PanelStatus, usePanelForm } from "../components/panel";
+import type { FormEvent } from "react";
+import { Checkbox, Loaded, PanelStatus, usePanelForm } from "../components/panel";
 import { ssoApi, useSsoConnection } from "./api";
 
 /**
@@ -18,7 +18,7 @@ export function SsoPanel() {
   const connection = sso.data;
   const empty = { issuer: "", clientId: "", clientSecret: "", enforced: false, jit: true };
   // The form shows the connection as loaded and as saved (the secret is write-only: never filled).
-  const { form, fields, setFields, set, save, act, notice } = usePanelForm(empty, {
+  const { form, fields, setFields, set, field, save, act, notice } = usePanelForm(empty, {
     data: connection,
     fill: (saved) =>
       saved
@@ -32,8 +32,6 @@ export function SsoPanel() {
         : undefined,
     failed: SSO_TEXT.loadFailed,
   });
-  const enforcedHint = useId();
-  const jitHint = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -74,9 +72,7 @@ export function SsoPanel() {
               autoComplete="off"
               spellCheck={false}
               maxLength={500}
-              value={fields.issuer}
-              onChange={(e) => set("issuer")(e.target.value)}
-              describedBy={form.describedBy}
+              {...field("issuer")}
               required
             />
             <TextField
@@ -84,9 +80,7 @@ export function SsoPanel() {
               autoComplete="off"
               spellCheck={false}
               maxLength={255}
-              value={fields.clientId}
-              onChange={(e) => set("clientId")(e.target.value)}
-              describedBy={form.describedBy}
+              {...field("clientId")}
               required
             />
             <TextField
@@ -96,40 +90,24 @@ export function SsoPanel() {
               autoComplete="new-password"
               spellCheck={false}
               maxLength={1000}
-              value={fields.clientSecret}
-              onChange={(e) => set("clientSecret")(e.target.value)}
-              describedBy={form.describedBy}
+              {...field("clientSecret")}
               required={!connection}
             />
             {connection?.secretHint && <p className="muted">{SSO_TEXT.clientSecretHint(connection.secretHint)}</p>}
-            <div className="sso__option">
-              <label className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={fields.enforced}
-                  aria-describedby={enforcedHint}
-                  onChange={(e) => set("enforced")(e.target.checked)}
-                />{" "}
-                {SSO_TEXT.enforcedLabel}
-              </label>
-              <p id={enforcedHint} className="field__hint">
-                {SSO_TEXT.enforcedHint}
-              </p>
-            </div>
-            <div className="sso__option">
-              <label className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={fields.jit}
-                  aria-describedby={jitHint}
-                  onChange={(e) => set("jit")(e.target.checked)}
-                />{" "}
-                {SSO_TEXT.jitLabel}
-              </label>
-              <p id={jitHint} className="field__hint">
-                {SSO_TEXT.jitHint}
-              </p>
-            </div>
+            <Checkbox
+              className="sso__option"
+              label={SSO_TEXT.enforcedLabel}
+              hint={SSO_TEXT.enforcedHint}
+              checked={fields.enforced}
+              onChange={set("enforced")}
+            />
+            <Checkbox
+              className="sso__option"
+              label={SSO_TEXT.jitLabel}
+              hint={SSO_TEXT.jitHint}
+              checked={fields.jit}
+              onChange={set("jit")}
+            />
             <FormError form={form} />
             <SubmitButton busy={form.busy} className="button button--primary">
               {form.busy ? SSO_TEXT.saving : SSO_TEXT.save}

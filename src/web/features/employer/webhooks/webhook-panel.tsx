@@ -8,7 +8,7 @@ import { Notice } from "@web/components/ui/notice";
 import { SubmitButton } from "@web/components/ui/submit-button";
 import { TextField } from "@web/components/ui/text-field";
 import { type FormEvent, useEffect, useState } from "react";
-import { Loaded, PanelStatus, SignInAgain, usePanelForm } from "../components/panel";
+import { CheckboxGroup, Loaded, PanelStatus, SignInAgain, usePanelForm } from "../components/panel";
 import { knownEvents, useWebhook, type WebhookEvent, webhooksApi } from "./api";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
@@ -24,7 +24,7 @@ export function WebhookPanel() {
   const { reload } = webhook;
   const [secret, setSecret] = useState<string | null>(null);
   // The form starts from the saved endpoint, once.
-  const { form, fields, set, save, act, notice } = usePanelForm(
+  const { form, fields, set, field, save, act, notice } = usePanelForm(
     { url: "", events: [...WEBHOOK_EVENT_NAMES] as WebhookEvent[] },
     {
       data: webhook.data,
@@ -82,28 +82,17 @@ export function WebhookPanel() {
               autoComplete="off"
               spellCheck={false}
               maxLength={2000}
-              value={fields.url}
-              onChange={(e) => set("url")(e.target.value)}
-              describedBy={form.describedBy}
+              {...field("url")}
               required
             />
-            <fieldset className="webhook__events">
-              <legend>{WEBHOOK_TEXT.eventsLegend}</legend>
-              {WEBHOOK_EVENT_NAMES.map((name) => (
-                <label key={name} className="checkbox">
-                  <input
-                    type="checkbox"
-                    checked={fields.events.includes(name)}
-                    onChange={(e) =>
-                      set("events")(
-                        e.target.checked ? [...fields.events, name] : fields.events.filter((n) => n !== name),
-                      )
-                    }
-                  />{" "}
-                  <code>{name}</code>
-                </label>
-              ))}
-            </fieldset>
+            <CheckboxGroup
+              legend={WEBHOOK_TEXT.eventsLegend}
+              className="webhook__events"
+              options={WEBHOOK_EVENT_NAMES}
+              chosen={fields.events}
+              onChange={set("events")}
+              label={(name) => <code>{name}</code>}
+            />
             <FormError form={form}>
               {form.errorCode === ERROR_CODES.recentSignInRequired && (
                 <>

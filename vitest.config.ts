@@ -52,7 +52,9 @@ const SAME_THROUGH_POOLER = [
   "src/server/features/sso/sso.test.ts",
   "src/server/features/scim/conformance.test.ts",
   // accounts, sign-in, sessions, passkeys, onboarding and the employer's and admin's pages: plain reads,
-  // writes and transactions (every kept file signs in through the pooler too)
+  // writes and transactions (kept files sign in through the pooler too: alerts, calls, lifecycle,
+  // data-protection, audit-chain and organisation-status through both steps; the rest start their sessions
+  // directly, test/helpers.ts signedIn)
   "src/server/features/account/*.test.ts",
   "src/server/features/auth/auth.test.ts",
   "src/server/features/auth/brute-force.test.ts",

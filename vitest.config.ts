@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 import { aliases } from "./aliases.ts";
+import Sequencer from "./test/sequencer.ts";
 
 // The integration suite runs on the embedded database always, and once more on a
 // PostgreSQL server when TEST_DATABASE_URL is set. Browser tests run once, on PGlite.
@@ -97,6 +98,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
+    // The short files that run long start first in their project (test/sequencer.ts).
+    sequence: { sequencer: Sequencer },
     projects: [
       {
         extends: true as const,

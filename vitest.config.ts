@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 import { aliases } from "./aliases.ts";
+import Sequencer from "./test/sequencer.ts";
 
 // The integration suite runs on the embedded database always, and once more on a
 // PostgreSQL server when TEST_DATABASE_URL is set. Browser tests run once, on PGlite.
@@ -52,7 +53,9 @@ const SAME_THROUGH_POOLER = [
   "src/server/features/sso/sso.test.ts",
   "src/server/features/scim/conformance.test.ts",
   // accounts, sign-in, sessions, passkeys, onboarding and the employer's and admin's pages: plain reads,
-  // writes and transactions (every kept file signs in through the pooler too)
+  // writes and transactions (kept files sign in through the pooler too: alerts, calls, lifecycle,
+  // data-protection, audit-chain and organisation-status through both steps; the rest start their sessions
+  // directly, test/helpers.ts signedIn)
   "src/server/features/account/*.test.ts",
   "src/server/features/auth/auth.test.ts",
   "src/server/features/auth/brute-force.test.ts",
@@ -95,6 +98,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
+    // The short files that run long start first in their project (test/sequencer.ts).
+    sequence: { sequencer: Sequencer },
     projects: [
       {
         extends: true as const,

@@ -6,7 +6,7 @@ import { createUser, GOOD_PASSWORD } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import type { Locator } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openEmployerSection, PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, openSignedIn, PHONE, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite();
 const { newPage } = suite;
@@ -86,11 +86,11 @@ describe("administration", () => {
       organisationId: target.id,
     });
     const targetPage = await newPage();
-    await signInThroughUi(targetPage, suite.server, targetUser.email, targetUser.password, "/employer-dashboard");
+    await openSignedIn(targetPage, suite.server, targetUser, "/employer-dashboard");
 
     const admin = await createUser(suite.server, { role: "admin" });
     const page = await newPage();
-    await signInThroughUi(page, suite.server, admin.email, admin.password, "/admin");
+    await openSignedIn(page, suite.server, admin, "/admin");
     const active = page.getByRole("region", { name: "Active employers", exact: true });
 
     // 26 active employers: ten a page.
@@ -191,7 +191,7 @@ describe("administration", () => {
     page.on("request", (request) => {
       if (request.url().includes("/api/employer/deactivate-employee/")) deactivations.push(request.url());
     });
-    await signInThroughUi(page, suite.server, boss.email, boss.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, boss, "/employer-dashboard");
     const usersRegion = page.getByRole("region", { name: "Active users", exact: true });
 
     await pageStatus(usersRegion, "Page 1 of 3");
@@ -290,7 +290,7 @@ describe("administration", () => {
       dialogs.push(dialog.message());
       void dialog.accept();
     });
-    await signInThroughUi(page, suite.server, admin.email, admin.password, "/admin");
+    await openSignedIn(page, suite.server, admin, "/admin");
 
     // Server refusals come through with the server's message.
     await page.route("**/api/admin/activate-account/*", (route) =>
@@ -344,7 +344,7 @@ describe("administration", () => {
       employerDialogs.push(dialog.message());
       void dialog.accept();
     });
-    await signInThroughUi(employer, suite.server, boss.email, boss.password, "/employer-dashboard");
+    await openSignedIn(employer, suite.server, boss, "/employer-dashboard");
     await employer.getByLabel("Required users").fill("0");
     await employer.getByRole("button", { name: "Generate Access Code" }).click();
     await expect.poll(() => employerDialogs).toEqual([MESSAGES.invalidUserLimit]);

@@ -6,7 +6,7 @@ import { raiseDueAlerts } from "@server/features/alerts/service";
 import { ALERTS_TEXT } from "@shared/alerts";
 import { createEmployer, freshIp, verify } from "@test/fixtures";
 import { describe, it } from "vitest";
-import { openEmployerSection, PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, openSignedIn, PHONE, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1" });
 
@@ -25,7 +25,7 @@ describe("alerts on the employer dashboard", () => {
     }
 
     const page = await suite.newPage(PHONE);
-    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, user, "/employer-dashboard");
     await openEmployerSection(page, "Fraud and reports");
     const alerts = page.getByRole("region", { name: ALERTS_TEXT.title, exact: true });
     await alerts.getByText(ALERTS_TEXT.none).waitFor();

@@ -6,7 +6,7 @@
 import { API_KEY_TEXT } from "@shared/api-keys";
 import { createEmployer } from "@test/fixtures";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, openEmployerSection, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, openEmployerSection, openSignedIn, seriousViolations, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1" });
 const PHONE_390 = { width: 390, height: 844 } as const;
@@ -26,7 +26,7 @@ describe("API keys on the employer dashboard", () => {
       const { user } = await createEmployer(suite.server);
       const page = await suite.newPage(viewport);
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.server.url });
-      await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+      await openSignedIn(page, suite.server, user, "/employer-dashboard");
       await openEmployerSection(page, "Integrations");
       const panel = page.getByRole("region", { name: API_KEY_TEXT.title, exact: true });
       await panel.getByText(API_KEY_TEXT.none).waitFor();

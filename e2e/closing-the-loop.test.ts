@@ -8,10 +8,10 @@ import type { AddressInfo } from "node:net";
 import { CODES_TEXT, plainSnippet, WIDGET_TEXT } from "@shared/codes";
 import { REPORT_FIELDS, REPORT_FORM_TEXT, REPORTS_TEXT } from "@shared/reports";
 import { createOrganisation } from "@test/fixtures";
-import { createUser, GOOD_PASSWORD } from "@test/helpers";
+import { createUser } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openEmployerSection, PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, openSignedIn, PHONE, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite();
 let site: Server;
@@ -52,8 +52,7 @@ describe("closing the loop", () => {
     const user = await createUser(suite.server, { organisationId: org.id, fullName: "Lena Loop" });
     const dashboard = await suite.newPage(PHONE);
     await dashboard.clock.install();
-    await signInThroughUi(dashboard, suite.server, user.email, GOOD_PASSWORD);
-    await dashboard.goto("/dashboard");
+    await openSignedIn(dashboard, suite.server, user, "/dashboard");
     await dashboard.getByRole("button", { name: CODES_TEXT.generateButton }).click();
     const words = dashboard.locator(".identity__words");
     await expect.poll(async () => (await words.textContent()) ?? "").toMatch(/^[a-z]+ \/ [a-z]+ \/ [a-z]+$/);
@@ -100,8 +99,7 @@ describe("closing the loop", () => {
     expect(await customer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     const employer = await suite.newPage();
-    await signInThroughUi(employer, suite.server, boss.email, GOOD_PASSWORD);
-    await employer.goto("/employer-dashboard");
+    await openSignedIn(employer, suite.server, boss, "/employer-dashboard");
     await openEmployerSection(employer, "Fraud and reports");
     const reports = employer.getByRole("region", { name: REPORTS_TEXT.employerTitle });
     const row = reports.getByRole("row", { name: /\+44 20 7946 0123/ });

@@ -12,10 +12,10 @@ import { CODES_TEXT, loaderSnippet, plainSnippet, WIDGET_TEXT } from "@shared/co
 import { UI_TIMING } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { createOrganisation, storeCode } from "@test/fixtures";
-import { createUser, GOOD_PASSWORD } from "@test/helpers";
+import { createUser } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setUpBrowserSuite, signInThroughUi } from "./support";
+import { openSignedIn, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite();
 const { newPage } = suite;
@@ -95,8 +95,7 @@ describe("identity codes", () => {
     const b = await employee("https://www.org-b.example", "Org B", "Bob Caller");
 
     const dashboard = await newPage();
-    await signInThroughUi(dashboard, suite.server, a.user.email, GOOD_PASSWORD);
-    await dashboard.goto("/dashboard");
+    await openSignedIn(dashboard, suite.server, a.user, "/dashboard");
     await expect.poll(() => dashboard.getByText("Alice Caller").count()).toBe(1);
     await expect.poll(() => dashboard.getByText("Org A").count()).toBe(1);
     const link = dashboard.getByRole("link", { name: siteUrl });
@@ -136,8 +135,7 @@ describe("identity codes", () => {
     suite.server.clock.set(Date.now());
     const a = await employee(siteUrl, "Org A", "Carol Caller");
     const dashboard = await newPage();
-    await signInThroughUi(dashboard, suite.server, a.user.email, GOOD_PASSWORD);
-    await dashboard.goto("/dashboard");
+    await openSignedIn(dashboard, suite.server, a.user, "/dashboard");
     const words = await generateOnDashboard(dashboard);
 
     const page = await newPage({ width: 320, height: 700 });
@@ -179,8 +177,7 @@ describe("identity codes", () => {
     const a = await employee(siteUrl, "Org A", "Dan Caller");
     const page = await newPage();
     await page.clock.install();
-    await signInThroughUi(page, suite.server, a.user.email, GOOD_PASSWORD);
-    await page.goto("/dashboard");
+    await openSignedIn(page, suite.server, a.user, "/dashboard");
     suite.server.clock.set(Date.now());
     await generateOnDashboard(page);
     const timer = page.getByText(/Expires in: \d+ seconds/);
@@ -200,8 +197,7 @@ describe("identity codes", () => {
     suite.server.clock.set(Date.now());
     const a = await employee(siteUrl, "Org A", "Fay Caller");
     const page = await newPage();
-    await signInThroughUi(page, suite.server, a.user.email, GOOD_PASSWORD);
-    await page.goto("/dashboard");
+    await openSignedIn(page, suite.server, a.user, "/dashboard");
     for (let i = 0; i < 3; i++) await generateOnDashboard(page);
     await page.getByRole("button", { name: CODES_TEXT.generateButton }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toBe(MESSAGES.tooManyCodes);
@@ -229,8 +225,7 @@ describe("identity codes", () => {
     const a = await employee(siteUrl, "Org A", "Erin Caller");
     const page = await newPage();
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.server.url });
-    await signInThroughUi(page, suite.server, a.user.email, GOOD_PASSWORD);
-    await page.goto("/download");
+    await openSignedIn(page, suite.server, a.user, "/download");
     const codes = page.locator("pre code");
     await expect.poll(() => codes.count()).toBe(2);
     const texts = await codes.allTextContents();

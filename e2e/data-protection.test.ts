@@ -4,7 +4,7 @@ import { ERROR_CODES } from "@shared/error-codes";
 import { createEmployer } from "@test/fixtures";
 import { Browser, createUser } from "@test/helpers";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, openSignedIn, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite();
 
@@ -12,7 +12,7 @@ describe("data protection", () => {
   it("downloads the signed-in person's data from /account", async () => {
     const { user } = await createEmployer(suite.server, { fullName: "Erin Export" });
     const page = await suite.newPage(DESKTOP);
-    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, user, "/employer-dashboard");
     await page.goto("/account");
     const [download] = await Promise.all([
       page.waitForEvent("download"),
@@ -26,7 +26,7 @@ describe("data protection", () => {
     const { user: employer } = await createEmployer(suite.server, { fullName: "Ezra Erasable" });
     const admin = await createUser(suite.server, { role: "admin" });
     const page = await suite.newPage(DESKTOP);
-    await signInThroughUi(page, suite.server, admin.email, admin.password, "/admin");
+    await openSignedIn(page, suite.server, admin, "/admin");
     const active = page.getByRole("region", { name: "Active employers", exact: true });
     await active.getByLabel("Search active employers").fill("Ezra");
     const erase = active.getByRole("button", { name: "Erase Ezra Erasable" });

@@ -8,7 +8,7 @@ import { createOrganisation } from "@test/fixtures";
 import { createUser, GOOD_PASSWORD } from "@test/helpers";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, pathIs, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, openSignedIn, PHONE, pathIs, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite();
 
@@ -136,7 +136,7 @@ describe("keyboard only", () => {
       const org = await createOrganisation(suite.server, { companyName: "Sections Ltd", websiteProved: true });
       const boss = await createUser(suite.server, { organisationId: org.id, role: "superuser" });
       const page = await suite.newPage(viewport);
-      await signInThroughUi(page, suite.server, boss.email, GOOD_PASSWORD, "/employer-dashboard");
+      await openSignedIn(page, suite.server, boss, "/employer-dashboard");
       const nav = page.getByRole("navigation", { name: "Employer dashboard sections" });
       await nav.waitFor();
       for (const [name, route] of [

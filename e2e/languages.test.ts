@@ -14,9 +14,9 @@ import { UI_TIMING } from "@shared/constants";
 import { CATALOGUES, fillIn } from "@shared/i18n";
 import { LANGUAGE_NAMES, LANGUAGES } from "@shared/languages";
 import { createOrganisation, storeCode } from "@test/fixtures";
-import { createUser, GOOD_PASSWORD } from "@test/helpers";
+import { createUser } from "@test/helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openSignedIn, seriousViolations, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite();
 const { newPage } = suite;
@@ -95,8 +95,7 @@ describe("the customer's language", () => {
     const user = await createUser(suite.server, { organisationId: org.id, fullName: "Alice Appel" });
 
     const dashboard = await newPage();
-    await signInThroughUi(dashboard, suite.server, user.email, GOOD_PASSWORD);
-    await dashboard.goto("/dashboard");
+    await openSignedIn(dashboard, suite.server, user, "/dashboard");
     const select = dashboard.getByLabel(CODES_TEXT.customerLanguage);
     await select.waitFor();
     expect(await select.locator("option").allTextContents()).toEqual(LANGUAGES.map((l) => LANGUAGE_NAMES[l]));

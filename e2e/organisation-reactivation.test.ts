@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { organisations } from "@server/db/schema";
 import { createUser } from "@test/helpers";
 import { describe, expect, it } from "vitest";
-import { seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openSignedIn, seriousViolations, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite();
 
@@ -28,7 +28,7 @@ describe("deactivated organisations on the admin dashboard (issue 32 H2)", () =>
     });
     const admin = await createUser(suite.server, { role: "admin" });
     const page = await suite.newPage();
-    await signInThroughUi(page, suite.server, admin.email, admin.password, "/admin");
+    await openSignedIn(page, suite.server, admin, "/admin");
 
     const domainForm = page.getByRole("region", { name: "Deactivate Users by Email Domain" });
     await domainForm.getByLabel("Email domain").fill(domain);

@@ -12,7 +12,7 @@ import { createUser, signIn } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, openEmployerSection, PHONE, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, openEmployerSection, openSignedIn, PHONE, seriousViolations, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1", OUTBOUND_ALLOWED_HOSTS: "loopback" });
 
@@ -41,7 +41,7 @@ describe("the review's marks on the dashboards", () => {
       .where(eq(webhookEndpoints.organisationId, org.id));
 
     const page = await suite.newPage(PHONE);
-    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, user, "/employer-dashboard");
     await openEmployerSection(page, "Integrations");
     const panel = page.getByRole("region", { name: WEBHOOK_TEXT.healthTitle });
     await panel
@@ -63,7 +63,7 @@ describe("the review's marks on the dashboards", () => {
     }
     const admin = await createUser(suite.server, { role: "admin" });
     const page = await suite.newPage(DESKTOP);
-    await signInThroughUi(page, suite.server, admin.email, admin.password, "/admin");
+    await openSignedIn(page, suite.server, admin, "/admin");
     const forged = page.getByRole("row", { name: /from https:\/\/bigbank\.example/ });
     await forged.getByText(REPORTS_TEXT.unverifiedOrigin, { exact: true }).waitFor();
     const real = page.getByRole("row", { name: new RegExp(`from ${suite.server.config.publicOrigin}`) });

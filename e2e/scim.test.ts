@@ -6,7 +6,7 @@
 import { SCIM_TEXT } from "@shared/scim";
 import { createEmployer } from "@test/fixtures";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, openEmployerSection, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { DESKTOP, openEmployerSection, openSignedIn, seriousViolations, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite();
 const PHONE_390 = { width: 390, height: 844 };
@@ -19,7 +19,7 @@ describe("Provisioning (SCIM) on the employer dashboard", () => {
     suite.server.clock.set(Date.now());
     const { user } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE_390);
-    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, user, "/employer-dashboard");
     await openEmployerSection(page, "Integrations");
     const panel = page.getByRole("region", { name: SCIM_TEXT.title, exact: true });
     await panel.getByText(SCIM_TEXT.noToken).waitFor();
@@ -55,7 +55,7 @@ describe("Provisioning (SCIM) on the employer dashboard", () => {
     suite.server.clock.set(Date.now());
     const { user } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE_390);
-    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, user, "/employer-dashboard");
     await openEmployerSection(page, "Integrations");
     const panel = page.getByRole("region", { name: SCIM_TEXT.title, exact: true });
     await panel.getByText(SCIM_TEXT.noToken).waitFor();

@@ -7,7 +7,7 @@ import { createEmployer } from "@test/fixtures";
 import { Receiver } from "@test/webhook-receiver";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PHONE, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openSignedIn, PHONE, seriousViolations, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite({ NODE_ENV: "test", OUTBOUND_ALLOWED_HOSTS: "loopback" });
 let receiver: Receiver;
@@ -24,7 +24,7 @@ describe("the access-code panel", () => {
     const a = await createEmployer(suite.server);
     const b = await createEmployer(suite.server);
     const pageA = await suite.newPage(PHONE);
-    await signInThroughUi(pageA, suite.server, a.user.email, a.user.password, "/employer-dashboard");
+    await openSignedIn(pageA, suite.server, a.user, "/employer-dashboard");
     const saved = await pageA.request.put("/api/employer/webhook", {
       data: { url: receiver.url },
       headers: { "x-xsrf-token": await xsrf(pageA) },
@@ -33,7 +33,7 @@ describe("the access-code panel", () => {
     const secret = (await saved.json()).secret as string;
 
     const page = await suite.newPage(PHONE);
-    await signInThroughUi(page, suite.server, b.user.email, b.user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, b.user, "/employer-dashboard");
     await page.getByLabel("Required users").fill("2");
     await page.getByRole("button", { name: "Generate Access Code" }).click();
     await page.getByText("Access Code:").waitFor();

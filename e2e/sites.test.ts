@@ -2,7 +2,7 @@ import { SITE_PROOF } from "@shared/sites";
 import { TestDnsServer } from "@test/dns-server";
 import { createEmployer } from "@test/fixtures";
 import { afterAll, describe, expect, it } from "vitest";
-import { openEmployerSection, PHONE, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, openSignedIn, PHONE, setUpBrowserSuite } from "./support";
 
 // A real DNS server on loopback answers the server's site checks.
 const dns = await new TestDnsServer().start();
@@ -15,7 +15,7 @@ describe("the employer dashboard's Sites section", () => {
   it("adds a host, shows both proofs, checks the DNS record and shows the host verified", async () => {
     const { user, domain } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE);
-    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, user, "/employer-dashboard");
     await openEmployerSection(page, "Sites and widget");
 
     const sites = page.getByRole("region", { name: "Sites" });
@@ -63,7 +63,7 @@ describe("the employer dashboard's Sites section", () => {
   it("sends a change again once when the CSRF token was stale, and it goes through", async () => {
     const { user } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE);
-    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, user, "/employer-dashboard");
     await openEmployerSection(page, "Sites and widget");
     const sites = page.getByRole("region", { name: "Sites" });
     const list = sites.getByRole("list", { name: "Your sites" });

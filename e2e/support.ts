@@ -4,8 +4,10 @@ import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CSRF_COOKIE, sessionCookieName } from "@server/features/users/session";
+import { SIGNED_IN_HINT } from "@shared/constants";
 import { launchChromium, pathIs, signInThroughUi } from "@test/chromium";
-import { buildTestApp, type TestApp } from "@test/helpers";
+import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 
@@ -159,6 +161,28 @@ export async function openPage(
 }
 
 export { pathIs, signInThroughUi };
+
+/**
+ * Opens `pathname` signed in as `user`, for tests about something else than signing in: the session is
+ * started as the server's tests start theirs (signedIn: the users feature's own startSession) and its
+ * cookies are given to the page's profile, as a browser keeps them after the two sign-in steps. The tests of
+ * the sign-in pages and of the account's sessions sign in through the UI (signInThroughUi).
+ */
+export async function openSignedIn(page: Page, server: E2eServer, user: { id: number }, pathname: string) {
+  const signedInBrowser = await signedIn(server, user);
+  const session = sessionCookieName(server.config.secureCookies);
+  await page.context().addCookies(
+    [session, SIGNED_IN_HINT, CSRF_COOKIE].map((name) => ({
+      name,
+      value: signedInBrowser.cookie(name) ?? "",
+      url: server.url,
+      httpOnly: name === session,
+      sameSite: "Lax" as const,
+    })),
+  );
+  await page.goto(pathname);
+  await page.waitForURL(pathIs(pathname));
+}
 
 /**
  * Resolves once the page has rendered two more frames: by then whatever the last change of state made React do

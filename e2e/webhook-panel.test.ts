@@ -8,7 +8,7 @@ import { WEBHOOK_TEXT } from "@shared/webhooks";
 import { createEmployer } from "@test/fixtures";
 import { Receiver } from "@test/webhook-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openEmployerSection, PHONE, pathIs, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import { openEmployerSection, openSignedIn, PHONE, pathIs, seriousViolations, setUpBrowserSuite } from "./support";
 
 const suite = setUpBrowserSuite({ NODE_ENV: "test", OUTBOUND_ALLOWED_HOSTS: "loopback" });
 let receiver: Receiver;
@@ -24,7 +24,7 @@ describe("the webhook panel", () => {
     suite.server.clock.set(Date.now());
     const { user } = await createEmployer(suite.server);
     const page = await suite.newPage(PHONE);
-    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, user, "/employer-dashboard");
     await openEmployerSection(page, "Integrations");
 
     const field = page.getByLabel(WEBHOOK_TEXT.urlLabel);
@@ -53,7 +53,7 @@ describe("the webhook panel", () => {
     // The button ends the session; a new sign-in may move the URL.
     await again.click();
     await page.waitForURL(pathIs("/"));
-    await signInThroughUi(page, suite.server, user.email, user.password, "/employer-dashboard");
+    await openSignedIn(page, suite.server, user, "/employer-dashboard");
     await openEmployerSection(page, "Integrations");
     await page.getByLabel(WEBHOOK_TEXT.urlLabel).fill(`http://localhost:${receiver.port}/elsewhere`);
     await page.getByRole("button", { name: WEBHOOK_TEXT.save }).click();

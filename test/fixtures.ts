@@ -9,7 +9,7 @@ import { type AuditEvent, writeAuditEntry } from "@server/lib/audit";
 import { IDENTITY_CODE } from "@shared/constants";
 import { isHostUnder } from "@shared/sites";
 import { desc, eq, sql } from "drizzle-orm";
-import { Browser, createUser, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "./helpers";
+import { Browser, createUser, GOOD_PASSWORD, signedIn, type TestApp, uniqueEmail } from "./helpers";
 
 export { GOOD_PASSWORD };
 
@@ -113,17 +113,17 @@ export function createEmployee(
   return createUser(t, { email: uniqueEmail(domain, "staff"), role: "client", organisationId, ...fields });
 }
 
-/** A signed-in platform admin. */
+/** A signed-in platform admin (the session started directly: signedIn). */
 export async function signInAdmin(t: TestApp, email = uniqueEmail("callproof.test", "admin")) {
   const admin = await createUser(t, { email, role: "admin" });
-  return { admin, browser: await signIn(t, admin.email) };
+  return { admin, browser: await signedIn(t, admin) };
 }
 
-/** An active employee of a new organisation, signed in. */
+/** An active employee of a new organisation, signed in (the session started directly: signedIn). */
 export async function signedInEmployee(t: TestApp, org?: OrganisationFields, fullName = "Alice Caller") {
   const organisation = await createOrganisation(t, org);
   const user = await createUser(t, { organisationId: organisation.id, fullName });
-  const browser = await signIn(t, user.email);
+  const browser = await signedIn(t, user);
   return { organisation, user, browser };
 }
 

@@ -5,12 +5,14 @@ import { buildApp } from "@server/app";
 import { type Config, loadConfig } from "@server/config";
 import { type Database, migratedPglite, openDatabase, STATEMENT_FUNCTION_PREFIX } from "@server/db/client";
 import { users } from "@server/db/schema";
+import { startSession } from "@server/features/users";
 import { type Clock, testClock } from "@server/lib/clock";
 import { loggerOptions } from "@server/lib/logger";
 import { hashPassword } from "@server/lib/passwords";
 import { smtpMailer } from "@server/mail/mailer";
 import type { App } from "@server/types";
 import type { Role, UserStatus } from "@shared/constants";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
 import { MailCapture } from "./mail-capture";
@@ -382,6 +384,11 @@ export class Browser {
     return this.cookies.get(name);
   }
 
+  /** Stores a cookie as a Set-Cookie answer would (signedIn uses it). */
+  setCookie(name: string, value: string) {
+    this.cookies.set(name, value);
+  }
+
   cookieHeader() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
@@ -418,6 +425,21 @@ export class Browser {
   post(url: string, body?: unknown, headers?: Record<string, string>) {
     return this.request("POST", url, body, headers);
   }
+}
+
+/**
+ * A browser already signed in as `user`, for tests about something else: the session (its row, the session
+ * cookie, the signed-in hint and the CSRF token bound to it) is started by the users feature's own
+ * startSession, as the sign-in route does once both steps passed, without the steps themselves (an argon2
+ * check, the e-mailed code, their audit rows and mail). The sign-in tests use signIn.
+ */
+export async function signedIn(t: TestApp, user: { id: number }, ip = "127.0.0.1"): Promise<Browser> {
+  const browser = new Browser(t.app, ip, t.config.publicOrigin);
+  // What startSession reads of a request and writes to a reply; app.inject sends this user agent.
+  const request = { server: t.app, sessionHash: null, ip, headers: { "user-agent": "lightMyRequest" } };
+  const reply = { setCookie: (name: string, value: string) => browser.setCookie(name, value) };
+  await startSession(request as unknown as FastifyRequest, reply as unknown as FastifyReply, user.id);
+  return browser;
 }
 
 /** Signs a user in through both real steps (password, then the code from the captured mail). */

@@ -2,8 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { isDatabaseUnavailable } from "@server/lib/database-errors";
-import { counters, generate, signedInEmployee, verify } from "@test/fixtures";
-import { buildTestApp } from "@test/helpers";
+import { counters, createOrganisation, generate, verify } from "@test/fixtures";
+import { buildTestApp, createUser, signIn } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { openDatabase } from "./client";
@@ -143,7 +143,9 @@ describe.skipIf(!onPglite)("the embedded database in its own thread", () => {
     const database = await onDisk();
     const t = await buildTestApp({ database });
     try {
-      const { user, browser } = await signedInEmployee(t);
+      // Signed in through both real steps (signedInEmployee starts the session directly).
+      const user = await createUser(t, { organisationId: (await createOrganisation(t)).id });
+      const browser = await signIn(t, user.email);
       const { words } = await generate(browser);
       const answers = await Promise.all(Array.from({ length: 50 }, () => verify(t, words.join(" "))));
       expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(200));

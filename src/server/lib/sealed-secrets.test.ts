@@ -5,7 +5,7 @@ import type { SsoConnectionRow } from "@server/features/sso/repository";
 import { openClientSecret } from "@server/features/sso/service";
 import { SSO_TEXT } from "@shared/sso";
 import { createEmployer, TRUST_PROXY_ENV } from "@test/fixtures";
-import { type Browser, buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { type Browser, buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
@@ -31,7 +31,7 @@ type Org = { id: number; browser: Browser; webhookSecret: string; accessCode: st
 /** An organisation whose superuser is signed in, with a webhook (its secret) and an employee access code. */
 async function organisation(): Promise<Org> {
   const employer = await createEmployer(t);
-  const browser = await signIn(t, employer.user.email);
+  const browser = await signedIn(t, employer.user);
   const hook = await browser.request("PUT", "/api/employer/webhook", { url: receiver.url });
   expect(hook.statusCode, hook.body).toBe(200);
   const code = await browser.post("/api/employer/generate-access-code", { maxUsers: 5 });

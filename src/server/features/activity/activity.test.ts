@@ -1,5 +1,5 @@
 import { generate, signedInEmployee, signInAdmin, TRUST_PROXY_ENV, verify } from "@test/fixtures";
-import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, createUser, signedIn, type TestApp } from "@test/helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let t: TestApp;
@@ -25,7 +25,7 @@ describe("GET /api/employer/activity", () => {
   it("counts per UTC day, for 30 days, oldest first, every day present", async () => {
     const { organisation, browser: employee } = await signedInEmployee(t);
     const boss = await createUser(t, { organisationId: organisation.id, role: "superuser" });
-    const browser = await signIn(t, boss.email);
+    const browser = await signedIn(t, boss);
     const site = `https://www.${organisation.domain}`;
 
     // Yesterday: two codes, one verified on the site; one failed look-up on the site and one elsewhere.

@@ -1,7 +1,7 @@
 import { sessions, users } from "@server/db/schema";
 import { ADMIN_MESSAGES } from "@shared/admin";
 import { auditRows, createEmployee, createEmployer, signInAdmin } from "@test/fixtures";
-import { Browser, buildTestApp, createUser, signIn, type TestApp, uniqueEmail } from "@test/helpers";
+import { Browser, buildTestApp, createUser, signedIn, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -43,8 +43,8 @@ describe("admin API", () => {
       ["GET", "/api/admin/audit"],
       ["GET", "/api/admin/audit.csv"],
     ];
-    const client = await signIn(t, (await createUser(t, { role: "client" })).email);
-    const employer = await signIn(t, (await createEmployer(t)).user.email);
+    const client = await signedIn(t, await createUser(t, { role: "client" }));
+    const employer = await signedIn(t, (await createEmployer(t)).user);
     for (const [method, url, body] of routes) {
       expect((await new Browser(t.app).request(method, url, body)).statusCode, `${method} ${url}`).toBe(401);
       expect((await client.request(method, url, body)).statusCode, `${method} ${url}`).toBe(403);
@@ -138,7 +138,7 @@ describe("admin API", () => {
 
   it("deactivating an employer ends its sessions at once and is audited", async () => {
     const { user, org } = await createEmployer(t);
-    const employer = await signIn(t, user.email);
+    const employer = await signedIn(t, user);
     expect((await employer.get("/api/auth/whoami")).statusCode).toBe(200);
     const res = await admin.post(`/api/admin/deactivate-employer/${user.id}`);
     expect(res.statusCode).toBe(200);
@@ -189,7 +189,7 @@ describe("admin API", () => {
     // an organisation of its own under the domain: its accounts belong to it (the longest matching domain)
     const below = await createEmployer(t, { domain: `below.${domain}` });
     const staffBrowser = await signIn(t, staff[0]?.email as string);
-    const domainAdminBrowser = await signIn(t, domainAdmin.email);
+    const domainAdminBrowser = await signedIn(t, domainAdmin);
 
     const res = await admin.post("/api/admin/deactivate-by-domain", { domain: `  ${domain.toUpperCase()} ` });
     expect(res.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { users } from "@server/db/schema";
 import { ADMIN_MESSAGES } from "@shared/admin";
 import { MESSAGES } from "@shared/messages";
 import { auditRows, createEmployee, createEmployer, generate, signInAdmin, verify } from "@test/fixtures";
-import { buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 
@@ -17,13 +17,13 @@ afterEach(async () => {
 it("deactivating an employer deactivates and signs out every account of its organisation; their codes stop verifying", async () => {
   const { org, user: boss, domain } = await createEmployer(t);
   const staff = await Promise.all([createEmployee(t, org.id, domain), createEmployee(t, org.id, domain)]);
-  const bossBrowser = await signIn(t, boss.email);
-  const staffBrowsers = await Promise.all(staff.map((s) => signIn(t, s.email)));
+  const bossBrowser = await signedIn(t, boss);
+  const staffBrowsers = await Promise.all(staff.map((s) => signedIn(t, s)));
   const codes = await Promise.all(staffBrowsers.map((b) => generate(b)));
   // another organisation is untouched
   const other = await createEmployer(t);
   const outsider = await createEmployee(t, other.org.id, other.domain);
-  const outsiderBrowser = await signIn(t, outsider.email);
+  const outsiderBrowser = await signedIn(t, outsider);
 
   const { browser: admin, admin: adminUser } = await signInAdmin(t);
   const res = await admin.post(`/api/admin/deactivate-employer/${boss.id}`);

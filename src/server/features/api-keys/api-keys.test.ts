@@ -2,7 +2,7 @@ import { API_KEY_LIMITS, API_KEY_TEXT } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { ERROR_CODES } from "@shared/error-codes";
 import { auditRows, createEmployer, signInAdmin, TRUST_PROXY_ENV, tableText } from "@test/fixtures";
-import { type Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { type Browser, buildTestApp, createUser, signedIn, type TestApp } from "@test/helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let t: TestApp;
@@ -30,7 +30,7 @@ describe("/api/employer/api-keys", () => {
       organisationId: employer.org.id,
       email: `second@${employer.domain}`,
     });
-    const browser = await signIn(t, employer.user.email);
+    const browser = await signedIn(t, employer.user);
     const res = await create(browser, { name: "  Genesys desktop ", scopes: ["activity:read", "codes:write"] });
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json();
@@ -84,7 +84,7 @@ describe("/api/employer/api-keys", () => {
 
   it("needs a sign-in within the last 15 minutes (the passkey rule), else 403 and no key", async () => {
     const employer = await createEmployer(t);
-    const browser = await signIn(t, employer.user.email);
+    const browser = await signedIn(t, employer.user);
     t.clock.advance(14 * 60_000);
     expect((await browser.get("/api/employer/api-keys")).statusCode).toBe(200); // keeps the session alive
     t.clock.advance(2 * 60_000);
@@ -95,13 +95,13 @@ describe("/api/employer/api-keys", () => {
     const [audit] = await auditRows(t, AUDIT_ACTIONS.createApiKey);
     expect(audit).toMatchObject({ outcome: "denied", detail: { reason: "sign-in not recent" } });
     // A fresh sign-in may.
-    const again = await signIn(t, employer.user.email);
+    const again = await signedIn(t, employer.user);
     expect((await create(again)).statusCode).toBe(201);
   });
 
   it("refuses bad input with 400 and no change, and more than 20 working keys with 409", async () => {
     const employer = await createEmployer(t);
-    const browser = await signIn(t, employer.user.email);
+    const browser = await signedIn(t, employer.user);
     for (const body of [
       { name: "", scopes: ["codes:read"] },
       { name: "x".repeat(101), scopes: ["codes:read"] },
@@ -134,8 +134,8 @@ describe("/api/employer/api-keys", () => {
   it("revokes a key: it stops working at once, leaves the list, and is audited; another organisation's is 404", async () => {
     const a = await createEmployer(t);
     const b = await createEmployer(t);
-    const browserA = await signIn(t, a.user.email);
-    const browserB = await signIn(t, b.user.email);
+    const browserA = await signedIn(t, a.user);
+    const browserB = await signedIn(t, b.user);
     const key = (await create(browserA, { name: "SIEM", scopes: ["activity:read"] })).json();
     expect((await v1(key.key)).statusCode).toBe(200);
 
@@ -160,7 +160,7 @@ describe("/api/employer/api-keys", () => {
   it("is for superusers: employees and admins get 403, signed-out 401", async () => {
     const employer = await createEmployer(t);
     const employee = await createUser(t, { organisationId: employer.org.id });
-    const asEmployee = await signIn(t, employee.email);
+    const asEmployee = await signedIn(t, employee);
     expect((await asEmployee.get("/api/employer/api-keys")).statusCode).toBe(403);
     expect((await create(asEmployee)).statusCode).toBe(403);
     const { browser: admin } = await signInAdmin(t);
@@ -180,8 +180,8 @@ describe("/api/employer/api-keys", () => {
       organisationId: employer.org.id,
       email: `leaver@other-${employer.domain}`,
     });
-    const asCreator = await signIn(t, creator.email);
-    const asSecond = await signIn(t, second.email);
+    const asCreator = await signedIn(t, creator);
+    const asSecond = await signedIn(t, second);
     const leaversKey = (await create(asCreator, { name: "Leaver's key", scopes: ["activity:read"] })).json();
     const deputysKey = (await create(asSecond, { name: "Deputy's key", scopes: ["activity:read"] })).json();
     await t.app.deps.background.idle();
@@ -211,7 +211,7 @@ describe("/api/employer/api-keys", () => {
       email: `third@${employer.domain}`,
     });
     const thirdsKey = (
-      await create(await signIn(t, third.email), { name: "Third's key", scopes: ["activity:read"] })
+      await create(await signedIn(t, third), { name: "Third's key", scopes: ["activity:read"] })
     ).json();
     expect((await v1(thirdsKey.key)).statusCode).toBe(200);
     expect((await admin.post(`/api/admin/accounts/${third.id}/erase`)).statusCode).toBe(200);

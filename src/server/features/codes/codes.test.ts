@@ -13,7 +13,7 @@ import {
   tableText,
   verify,
 } from "@test/fixtures";
-import { buildTestApp, createUser, openAgain, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, createUser, openAgain, signedIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { codeHash, generateWords } from "./service";
@@ -118,8 +118,8 @@ describe("POST /api/generate-words", () => {
     const second = await buildTestApp({ database: t.database, clock: t.clock });
     try {
       const { user } = await signedInEmployee(t);
-      const a = await signIn(t, user.email);
-      const b = await signIn(second, user.email);
+      const a = await signedIn(t, user);
+      const b = await signedIn(second, user);
       expect((await a.post("/api/generate-words")).statusCode).toBe(200);
       expect((await b.post("/api/generate-words")).statusCode).toBe(200);
       expect((await a.post("/api/generate-words")).statusCode).toBe(200);
@@ -200,7 +200,7 @@ describe("GET /api/client-info", () => {
 
   it("gives empty company fields to a user without an organisation (the admin)", async () => {
     const admin = await createUser(t, { role: "admin", fullName: "Ada Admin" });
-    const browser = await signIn(t, admin.email);
+    const browser = await signedIn(t, admin);
     expect((await browser.get("/api/client-info")).json()).toEqual({
       fullName: "Ada Admin",
       companyName: "",

@@ -1,7 +1,7 @@
 import { employeeAccessCodes, users } from "@server/db/schema";
 import { EMPLOYER_MESSAGES } from "@shared/employer";
 import { auditRows, createEmployee, createEmployer, signInAdmin } from "@test/fixtures";
-import { Browser, buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { Browser, buildTestApp, createUser, signedIn, type TestApp } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -12,7 +12,7 @@ describe("employer dashboard API", () => {
   beforeAll(async () => {
     t = await buildTestApp();
     boss = await createEmployer(t, { companyName: "Widget Works", website: "https://www.widget-works.example" });
-    employer = await signIn(t, boss.user.email);
+    employer = await signedIn(t, boss.user);
   });
   afterAll(() => t.close());
 
@@ -28,7 +28,7 @@ describe("employer dashboard API", () => {
 
   it("access-codes: null before the first code, then the newest code shown again", async () => {
     const other = await createEmployer(t);
-    const b = await signIn(t, other.user.email);
+    const b = await signedIn(t, other.user);
     const none = await b.get("/api/employer/access-codes");
     expect(none.statusCode).toBe(200);
     expect(none.json()).toBeNull();
@@ -110,7 +110,7 @@ describe("employer dashboard API", () => {
 
   it("deactivates its own employee: sessions end at once, the list drops them, audited", async () => {
     const employee = await createEmployee(t, boss.org.id, boss.domain);
-    const their = await signIn(t, employee.email);
+    const their = await signedIn(t, employee);
     expect((await their.get("/api/auth/whoami")).statusCode).toBe(200);
     const res = await employer.post(`/api/employer/deactivate-employee/${employee.id}`);
     expect(res.statusCode).toBe(200);
@@ -150,7 +150,7 @@ describe("employer dashboard API", () => {
   });
 
   it("roles: signed out 401, client 403 everywhere", async () => {
-    const client = await signIn(t, (await createEmployee(t, boss.org.id, boss.domain)).email);
+    const client = await signedIn(t, await createEmployee(t, boss.org.id, boss.domain));
     const routes: Array<["GET" | "POST", string, unknown?]> = [
       ["GET", "/api/employer/me"],
       ["GET", "/api/employer/employees"],

@@ -1,7 +1,7 @@
 import { callReports } from "@server/db/schema";
 import { REPORTS_PER_HOUR, REPORTS_TEXT } from "@shared/reports";
 import { createEmployer, signInAdmin, TRUST_PROXY_ENV } from "@test/fixtures";
-import { buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import { count, isNull, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { REPORTS_PER_DESTINATION_DAY, REPORTS_PER_NETWORK_HOUR } from "./service";
@@ -86,7 +86,7 @@ describe("the report channel cannot be silenced or filled with fakes", () => {
       expect(res.statusCode, res.body).toBe(201);
     }
     expect(await storedReports()).toBe(REPORTS_PER_DESTINATION_DAY);
-    const browser = await signIn(t, employer.user.email);
+    const browser = await signedIn(t, employer.user);
     const listed = (await browser.get("/api/employer/reports")).json();
     expect(listed.items.slice(0, 3).map((r: { note: string }) => r.note)).toEqual([
       "customer at 198.51.100.20",
@@ -110,7 +110,7 @@ describe("the report channel cannot be silenced or filled with fakes", () => {
     await report({ note: "over http" }, { ip: ip(), origin: `http://${employer.org.domain}` });
     await report({ note: "from CallProof" }, { ip: ip(), origin: t.config.publicOrigin });
 
-    const browser = await signIn(t, employer.user.email);
+    const browser = await signedIn(t, employer.user);
     expect((await browser.get("/api/employer/reports")).json().items).toEqual([
       expect.objectContaining({ note: "from the organisation's site", unverifiedOrigin: false }),
     ]);

@@ -1,7 +1,7 @@
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { REPORT_FIELDS, REPORT_FORM_TEXT, REPORTS_TEXT } from "@shared/reports";
 import { auditRows, createEmployer, freshIp, signedInEmployee, signInAdmin, TRUST_PROXY_ENV } from "@test/fixtures";
-import { buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mailDueReportSummaries, REPORT_MAIL_GAP_MS } from "./service";
 
@@ -29,7 +29,7 @@ function report(body: unknown, opts: { origin?: string; ip?: string } = {}) {
 
 async function superuser() {
   const employer = await createEmployer(t);
-  const browser = await signIn(t, employer.user.email);
+  const browser = await signedIn(t, employer.user);
   return { ...employer, browser };
 }
 
@@ -87,7 +87,7 @@ describe("POST /api/reports", () => {
 
   it("does not route to a site that is still pending, nor over plain http", async () => {
     const employer = await createEmployer(t, { website: "https://www.other-brand.example" });
-    const browser = await signIn(t, employer.user.email);
+    const browser = await signedIn(t, employer.user);
     await report({ note: "x" }, { origin: `http://${employer.org.domain}` });
     await report({ note: "y" }, { origin: "https://www.other-brand.example" });
     expect((await browser.get("/api/employer/reports")).json().total).toBe(0);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { users } from "@server/db/schema";
 import { createEmployee, createEmployer, freshIp, TRUST_PROXY_ENV } from "@test/fixtures";
-import { buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -43,7 +43,7 @@ type Json = Record<string, any>;
 /** An organisation with a SCIM token created on the employer dashboard. */
 async function organisationWithToken() {
   const employer = await createEmployer(t);
-  const boss = await signIn(t, employer.user.email);
+  const boss = await signedIn(t, employer.user);
   const res = await boss.post("/api/employer/scim-token");
   expect(res.statusCode).toBe(201);
   return { ...employer, token: (res.json() as { token: string }).token };

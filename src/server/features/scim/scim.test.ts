@@ -15,7 +15,7 @@ import {
   tableText,
   verify,
 } from "@test/fixtures";
-import { Browser, buildTestApp, createUser, signIn, type TestApp, uniqueEmail } from "@test/helpers";
+import { Browser, buildTestApp, createUser, signedIn, signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -34,7 +34,7 @@ const NEW_PASSWORD = "Fresh-Start-91";
 /** An organisation with a signed-in superuser and a SCIM token made on the dashboard. */
 async function provisionedOrganisation() {
   const employer = await createEmployer(t);
-  const boss = await signIn(t, employer.user.email);
+  const boss = await signedIn(t, employer.user);
   const res = await boss.post("/api/employer/scim-token");
   expect(res.statusCode).toBe(201);
   const { token } = res.json() as { token: string };
@@ -110,7 +110,7 @@ describe("the SCIM token on the employer dashboard", () => {
       role: "superuser",
       organisationId: employer.org.id,
     });
-    const boss = await signIn(t, employer.user.email);
+    const boss = await signedIn(t, employer.user);
     expect((await boss.get("/api/employer/scim")).json()).toEqual({
       baseUrl: "http://localhost:3000/api/scim/v2",
       tokenCreatedAt: null,
@@ -137,7 +137,7 @@ describe("the SCIM token on the employer dashboard", () => {
 
   it("needs a sign-in within the last 15 minutes", async () => {
     const employer = await createEmployer(t);
-    const boss = await signIn(t, employer.user.email);
+    const boss = await signedIn(t, employer.user);
     t.clock.advance(10 * 60_000);
     expect((await boss.get("/api/account")).statusCode).toBe(200); // the session stays alive
     t.clock.advance(6 * 60_000);
@@ -150,7 +150,7 @@ describe("the SCIM token on the employer dashboard", () => {
   it("is only a superuser's: an employee gets 403, signed out 401", async () => {
     const employer = await createEmployer(t);
     const staff = await createEmployee(t, employer.org.id, employer.domain);
-    const browser = await signIn(t, staff.email);
+    const browser = await signedIn(t, staff);
     expect((await browser.post("/api/employer/scim-token")).statusCode).toBe(403);
     expect((await browser.get("/api/employer/scim")).statusCode).toBe(403);
     expect((await new Browser(t.app).post("/api/employer/scim-token")).statusCode).toBe(401);
@@ -718,7 +718,7 @@ describe("erasure after the userName was taken again", () => {
 describe("erasure and the audit chain", () => {
   it("stays intact when the erased person's events were performed by someone else (an employer's deactivation)", async () => {
     const employer = await createEmployer(t);
-    const boss = await signIn(t, employer.user.email);
+    const boss = await signedIn(t, employer.user);
     const staff = await createEmployee(t, employer.org.id, employer.domain);
     expect((await boss.post(`/api/employer/deactivate-employee/${staff.id}`)).statusCode).toBe(200);
     await checkpointAudit(t.app.deps);

@@ -15,7 +15,7 @@ import {
   storeCode,
   verify,
 } from "@test/fixtures";
-import { buildTestApp, GOOD_PASSWORD, signIn, type TestApp, uniqueEmail } from "@test/helpers";
+import { buildTestApp, GOOD_PASSWORD, signedIn, type signIn, type TestApp, uniqueEmail } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sitesDeps } from "./deps";
@@ -78,7 +78,7 @@ async function employerWithForeignWebsite() {
   const websiteHost = `www.bigbank-${n}.example`;
   const { org, user } = await createEmployer(t, { domain, website: `https://${websiteHost}`, companyName: "Acme" });
   const employee = await createEmployee(t, org.id, domain, { fullName: "Ann Caller" });
-  const browser = await signIn(t, user.email);
+  const browser = await signedIn(t, user);
   return { org, user, employee, browser, domain, websiteHost };
 }
 
@@ -212,7 +212,7 @@ describe("an organisation's sites", () => {
   it("are for employers: employees and strangers are refused", async () => {
     const { org, domain } = await employerWithForeignWebsite();
     const staff = await createEmployee(t, org.id, domain);
-    const employee = await signIn(t, staff.email);
+    const employee = await signedIn(t, staff);
     expect((await employee.get("/api/employer/sites")).statusCode).toBe(403);
     expect((await employee.post("/api/employer/sites", { host: "x.example" })).statusCode).toBe(403);
     expect((await anonymous(t).get("/api/employer/sites")).statusCode).toBe(401);

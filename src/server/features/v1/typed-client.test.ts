@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient as generateSdk } from "@hey-api/openapi-ts";
 import { createEmployee, createEmployer, TRUST_PROXY_ENV } from "@test/fixtures";
-import { buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -100,7 +100,7 @@ export const c = client.GET("/api/v1/audit", { params: { query: { limit: "many" 
     // And the client works against this server.
     const employer = await createEmployer(t);
     const employee = await createEmployee(t, employer.org.id, employer.domain);
-    const browser = await signIn(t, employer.user.email);
+    const browser = await signedIn(t, employer.user);
     const key = (
       await browser.post("/api/employer/api-keys", {
         name: "typed client",
@@ -146,7 +146,7 @@ export const c = client.GET("/api/v1/audit", { params: { query: { limit: "many" 
 
       const employer = await createEmployer(t);
       const employee = await createEmployee(t, employer.org.id, employer.domain);
-      const browser = await signIn(t, employer.user.email);
+      const browser = await signedIn(t, employer.user);
       const key = (
         await browser.post("/api/employer/api-keys", {
           name: "generated SDK",

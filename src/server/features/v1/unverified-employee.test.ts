@@ -2,7 +2,7 @@ import { users } from "@server/db/schema";
 import { API_KEY_TEXT } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { auditRows, createEmployer, TRUST_PROXY_ENV } from "@test/fixtures";
-import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, createUser, signedIn, type TestApp } from "@test/helpers";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 
@@ -18,7 +18,7 @@ afterEach(async () => {
 // for an account whose e-mail was never verified (404, as for an unknown employee: CONTRACT, /api/v1/codes).
 it("POST /api/v1/codes is 404 for an active employee whose e-mail was never verified, and issues once it is", async () => {
   const employer = await createEmployer(t);
-  const boss = await signIn(t, employer.user.email);
+  const boss = await signedIn(t, employer.user);
   const key = (await boss.post("/api/employer/api-keys", { name: "desk", scopes: ["codes:write"] })).json()
     .key as string;
   const unverified = await createUser(t, {

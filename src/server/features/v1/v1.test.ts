@@ -8,7 +8,7 @@ import { IDENTITY_CODE } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { openEventStream } from "@test/event-stream";
 import { auditRows, createEmployee, createEmployer, freshIp, storeCode, TRUST_PROXY_ENV, verify } from "@test/fixtures";
-import { buildTestApp, createUser, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, createUser, signedIn, type TestApp } from "@test/helpers";
 import { desc, eq, inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -26,7 +26,7 @@ async function organisationWithKey(
 ) {
   const employer = await createEmployer(t);
   const employee = await createEmployee(t, employer.org.id, employer.domain, { fullName: "Ada Agent" });
-  const browser = await signIn(t, employer.user.email);
+  const browser = await signedIn(t, employer.user);
   const res = await browser.post("/api/employer/api-keys", { name: `key ${scopes.join(" ")}`, scopes });
   expect(res.statusCode, res.body).toBe(201);
   return { ...employer, employee, browser, key: res.json().key as string, keyId: res.json().id as number };
@@ -252,7 +252,7 @@ describe("POST /api/v1/codes", () => {
     expect(fourth.json().message).toBe(MESSAGES.tooManyCodes);
     expect(Number(fourth.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     // The employee's own limit: their own browser is refused too.
-    const own = await signIn(t, a.employee.email);
+    const own = await signedIn(t, a.employee);
     expect((await own.post("/api/generate-words")).statusCode).toBe(429);
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { webhookDeliveries } from "@server/db/schema";
 import { createEmployer, freshIp, TRUST_PROXY_ENV } from "@test/fixtures";
-import { buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -56,7 +56,7 @@ afterEach(async () => {
 
 async function employerWithWebhook(url: string) {
   const employer = await createEmployer(t);
-  const browser = await signIn(t, employer.user.email);
+  const browser = await signedIn(t, employer.user);
   const res = await browser.request("PUT", "/api/employer/webhook", { url });
   expect(res.statusCode, res.body).toBe(200);
   return { ...employer, browser };

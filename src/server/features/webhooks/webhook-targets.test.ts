@@ -5,7 +5,7 @@ import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { ERROR_CODES } from "@shared/error-codes";
 import { WEBHOOK_TEXT, type WebhookDelivery } from "@shared/webhooks";
 import { auditRows, createEmployer, TRUST_PROXY_ENV } from "@test/fixtures";
-import { buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DELIVERY_ERROR } from "./sender";
@@ -34,7 +34,7 @@ afterEach(async () => {
 /** A superuser signed in on `app`, with the app's webhook API. */
 async function superuser(app: TestApp) {
   const employer = await createEmployer(app);
-  const browser = await signIn(app, employer.user.email);
+  const browser = await signedIn(app, employer.user);
   const put = (url: string, events?: string[]) =>
     browser.request("PUT", "/api/employer/webhook", { url, ...(events ? { events } : {}) });
   const deliveries = async () => (await browser.get("/api/employer/webhook/deliveries")).json() as WebhookDelivery[];
@@ -141,7 +141,7 @@ describe("without OUTBOUND_ALLOWED_HOSTS (external only)", () => {
 
     const after = await buildTestApp({ env: envWith("external"), database: t.database, clock: t.clock });
     others.push(after);
-    const browser = await signIn(after, boss.user.email);
+    const browser = await signedIn(after, boss.user);
     expect((await browser.post("/api/employer/webhook/test")).statusCode).toBe(202);
     await expect
       .poll(
@@ -205,7 +205,7 @@ describe("changing the webhook URL", () => {
     // The same URL (a new secret, other events) is no change of destination.
     expect((await boss.put(receiver.url, ["call.reported"])).statusCode).toBe(200);
     // A fresh sign-in may move it.
-    const fresh = await signIn(t, boss.user.email);
+    const fresh = await signedIn(t, boss.user);
     const res = await fresh.request("PUT", "/api/employer/webhook", {
       url: `http://localhost:${receiver.port}/elsewhere`,
     });

@@ -3,7 +3,7 @@ import { webhookDeliveries } from "@server/db/schema";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT } from "@shared/webhooks";
 import { auditRows, createEmployer, freshIp, generate, TRUST_PROXY_ENV, tableText, verify } from "@test/fixtures";
-import { buildTestApp, createUser, openAgain, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, createUser, openAgain, signedIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -25,7 +25,7 @@ afterEach(async () => {
 
 async function employerWithWebhook(url = receiver.url, events?: string[]) {
   const employer = await createEmployer(t);
-  const browser = await signIn(t, employer.user.email);
+  const browser = await signedIn(t, employer.user);
   const res = await browser.request("PUT", "/api/employer/webhook", { url, ...(events ? { events } : {}) });
   expect(res.statusCode, res.body).toBe(200);
   return { ...employer, browser, secret: res.json().secret as string };
@@ -34,7 +34,7 @@ async function employerWithWebhook(url = receiver.url, events?: string[]) {
 describe("PUT/GET/DELETE /api/employer/webhook", () => {
   it("sets the endpoint with a whsec_ secret shown once, stored only sealed", async () => {
     const employer = await createEmployer(t);
-    const browser = await signIn(t, employer.user.email);
+    const browser = await signedIn(t, employer.user);
     expect((await browser.get("/api/employer/webhook")).json()).toBeNull();
     const saved = await browser.request("PUT", "/api/employer/webhook", { url: receiver.url });
     expect(saved.json()).toEqual({
@@ -67,7 +67,7 @@ describe("PUT/GET/DELETE /api/employer/webhook", () => {
 
   it("refuses URLs that are not http(s), carry credentials, or are not URLs (the outbound policy: webhook-targets.test.ts)", async () => {
     const employer = await createEmployer(t);
-    const browser = await signIn(t, employer.user.email);
+    const browser = await signedIn(t, employer.user);
     const cases: Array<[unknown, number, string?]> = [
       [{ url: "ftp://hooks.example.com/x" }, 400, WEBHOOK_TEXT.urlNotHttps],
       [{ url: "https://user:pw@hooks.example.com/x" }, 400, WEBHOOK_TEXT.urlCredentials],
@@ -91,7 +91,7 @@ describe("PUT/GET/DELETE /api/employer/webhook", () => {
   it("is for superusers only", async () => {
     const employer = await createEmployer(t);
     const employee = await createUser(t, { organisationId: employer.org.id });
-    const browser = await signIn(t, employee.email);
+    const browser = await signedIn(t, employee);
     expect((await browser.get("/api/employer/webhook")).statusCode).toBe(403);
     expect((await browser.request("PUT", "/api/employer/webhook", { url: receiver.url })).statusCode).toBe(403);
   });
@@ -101,7 +101,7 @@ describe("deliveries", () => {
   it("sends code.verified, signed as Standard Webhooks verifies it, at once", async () => {
     const { org, secret } = await employerWithWebhook();
     const employee = await createUser(t, { organisationId: org.id, fullName: "Eve Employee" });
-    const code = await generate(await signIn(t, employee.email));
+    const code = await generate(await signedIn(t, employee));
     await verify(t, code.words.join(" "), { origin: `https://www.${org.domain}` });
 
     const [got] = await receiver.waitFor(1);
@@ -137,7 +137,7 @@ describe("deliveries", () => {
     });
     // A verified code is not sent to this endpoint.
     const employee = await createUser(t, { organisationId: org.id });
-    const code = await generate(await signIn(t, employee.email));
+    const code = await generate(await signedIn(t, employee));
     await verify(t, code.words.join(" "));
     const list = (await browser.get("/api/employer/webhook/deliveries")).json();
     expect(list.map((d: { eventType: string }) => d.eventType)).toEqual(["call.reported"]);

@@ -3,7 +3,7 @@ import { identityCodes } from "@server/db/schema";
 import { auditDetailSql } from "@server/features/audit";
 import { organisationActiveSql } from "@server/features/organisations";
 import { type SiteScope, siteAmongSql, websiteVerifiedSql } from "@server/features/sites";
-import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import { queueDeliveries } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
 import { auditsRefusalSql, hitPlaceholders, hitStatement, hitValues, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -216,7 +216,10 @@ export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimi
 
 export type VerifyRow = {
   verified: boolean;
-  notified: number;
+  /** the code's id (null when no code matched) */
+  id: number | null;
+  /** webhook deliveries queued: the service wakes the workers after the commit */
+  queued: number;
   full_name: string | null;
   company_name: string | null;
   website: string | null;
@@ -228,8 +231,9 @@ export type VerifyRow = {
  * its owner active and the site allowed; counts the verification on the owner; and writes the audit
  * entry (success, or the failure a concurrent look-up caused). Under concurrent look-ups the row lock
  * and PostgreSQL's re-check of `used_at is null` let exactly one of them succeed.
- * A verification also queues the `code.verified` webhook delivery (the outbox row commits with it) and
- * notifies every process: the code's id on CODE_EVENTS_CHANNEL, and a wake-up for the webhook workers.
+ * A verification also queues the `code.verified` webhook delivery (the outbox row commits with it); the
+ * service then wakes every process after the commit (`wakeAfterVerify`), which the statement itself does
+ * not do: a commit with NOTIFY waits on the server's one notification-queue lock (decision 010).
  */
 export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
   const now = iso(p.now);
@@ -282,11 +286,6 @@ export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
         data: sql`jsonb_build_object('codeId', c.id, 'employee', jsonb_build_object('fullName', c.full_name, 'email', c.email),
           'site', ${p.originHost}::text, 'verifiedAt', ${now}::text)`,
       })}),
-      notified as (
-        select pg_notify(${CODE_EVENTS_CHANNEL}::text, used.id::text) from used
-        union all
-        ${wakeWorkers(sql`queued`)}
-      ),
       result as (
         select used.id is not null as verified, c.id, c.user_id, c.organisation_id,
           c.full_name, c.company_name, c.website,
@@ -314,7 +313,7 @@ export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
         from result
         returning id
       )
-      select verified, full_name, company_name, website, (select count(*) from notified) as notified
+      select verified, id, full_name, company_name, website, (select count(*) from queued)::int as queued
       from result`,
   );
   const row = rows[0];

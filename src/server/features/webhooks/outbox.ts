@@ -1,3 +1,4 @@
+import type { Deps } from "@server/context";
 import { organisationActiveSql } from "@server/features/organisations";
 import type { WEBHOOK_EVENT_NAMES } from "@shared/webhooks";
 import { type SQL, sql } from "drizzle-orm";
@@ -41,4 +42,13 @@ export function queueDeliveries(p: {
 /** A SELECT that wakes the workers when the CTE `queued` inserted a row; reference it so that it runs. */
 export function wakeWorkers(queued: SQL): SQL {
   return sql`select pg_notify(${WEBHOOK_WAKE_CHANNEL}::text, '') from (select 1 from ${queued} limit 1) q`;
+}
+
+/**
+ * Wakes the workers of every process after the statement that queued a delivery committed (decision 010):
+ * the hot paths' statements do not NOTIFY themselves. A wake-up lost on the way costs at most the workers'
+ * poll (2 s): the delivery row committed with the event.
+ */
+export function wakeWorkersAfterCommit(deps: Pick<Deps, "background" | "notifications">) {
+  deps.background.run("webhook wake-up", () => deps.notifications.publish(WEBHOOK_WAKE_CHANNEL, ""));
 }

@@ -96,7 +96,8 @@ try {
         if (done) throw new Error(`stream ${code.id} ended early`);
         text += value;
       }
-      return (async () => {
+      // wrapped, so that opening the streams does not wait for their end
+      const ended = (async () => {
         for (;;) {
           const { value, done } = await reader.read().catch(() => ({ value: "", done: true }));
           if (done) return;
@@ -107,6 +108,7 @@ try {
           }
         }
       })();
+      return { ended };
     }),
   );
 
@@ -139,7 +141,7 @@ try {
     ],
   });
   const verified = answeredAt.size;
-  await Promise.race([Promise.all(streams), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  await Promise.race([Promise.all(streams.map((s) => s.ended)), new Promise((resolve) => setTimeout(resolve, 5000))]);
   streamsOpen.abort();
 
   // ---- as many failed look-ups (random words), the same way ----

@@ -1,7 +1,8 @@
 import type { Deps } from "@server/context";
 import { organisationActiveSql } from "@server/features/organisations";
 import type { WEBHOOK_EVENT_NAMES } from "@shared/webhooks";
-import { type SQL, sql } from "drizzle-orm";
+import type { Placeholder, SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 
 /** Wakes the webhook workers of every process: a delivery is due. */
 export const WEBHOOK_WAKE_CHANNEL = "webhook_deliveries";
@@ -20,7 +21,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENT_NAMES)[number] | "webhook.test"
  */
 export function queueDeliveries(p: {
   type: WebhookEvent;
-  now: string;
+  /** the event's time as ISO text, or a placeholder of a statement built once */
+  now: string | Placeholder;
   from: SQL;
   organisationId: SQL;
   data: SQL;

@@ -383,14 +383,33 @@ function postgresNotifications(connectionString: string, pool: pg.Pool) {
   };
 }
 
-/** PGlite: its own listen, within this process. */
-function pgliteNotifications(pglite: Pick<PGlite | PgliteThread, "listen" | "query">): Notifications {
+type LocalListeners = Map<string, Set<(payload: string) => void>>;
+/** Per embedded database: the listeners `publish` reaches without a round trip to it. */
+const localListeners = new WeakMap<object, LocalListeners>();
+
+/**
+ * PGlite: its own listen, within this process. Every listener of an embedded database is in this process,
+ * so `publish` hands a wake-up straight to them (on the next turn of the event loop, as a notification
+ * would arrive) instead of sending it through the database's one connection, behind other statements.
+ */
+function pgliteNotifications(pglite: Pick<PGlite | PgliteThread, "listen">): Notifications {
+  const local = localListeners.get(pglite) ?? (new Map() as LocalListeners);
+  localListeners.set(pglite, local);
   return {
-    publish: batchedPublish((channels, payloads) => pglite.query(NOTIFY_BATCH, [channels, payloads])),
+    async publish(channel, payload) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const onPayload of [...(local.get(channel) ?? [])]) onPayload(payload);
+    },
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
-      // UNLISTEN fails harmlessly when the database closed first.
-      return () => unlisten().catch(() => {});
+      const set = local.get(channel) ?? new Set();
+      local.set(channel, set);
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+        // UNLISTEN fails harmlessly when the database closed first.
+        await unlisten().catch(() => {});
+      };
     },
   };
 }

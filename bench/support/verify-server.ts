@@ -22,6 +22,7 @@ import { throwawayPostgres } from "@test/helpers";
 import { type SQL, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import { benchApp } from "./bench-app";
+import { leastWorkServer } from "./least-work";
 import { naive, seedBench } from "./naive-verify";
 
 const engine = process.env.BENCH_ENGINE === "postgres" ? "postgres" : "pglite";
@@ -114,13 +115,17 @@ if (profiler) {
 }
 
 const url = await app.listen({ port: 0, host: "127.0.0.1" });
-console.log(JSON.stringify({ url, engine }));
+// The least-work server: its own plain Fastify on the same database, in this process (PGlite has one).
+const leastWork = await leastWorkServer(database, config.appSecret);
+const leastWorkUrl = await leastWork.listen({ port: 0, host: "127.0.0.1" });
+console.log(JSON.stringify({ url, leastWorkUrl, engine }));
 
 process.on("SIGTERM", async () => {
   if (profiler && profileFile) {
     const { profile } = await profiler.post("Profiler.stop");
     writeFileSync(profileFile, JSON.stringify(profile));
   }
+  await leastWork.close();
   await app.close();
   await database.close();
   await dropDatabase();

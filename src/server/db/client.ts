@@ -51,10 +51,45 @@ export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
  * PostgreSQL's LISTEN/NOTIFY, across every process on the same database (PGlite: within its one process).
  * `listen` calls `onPayload` for each notification on `channel`, and `onResync` after the connection
  * was lost and found again (notifications sent meanwhile are gone: look at the data again).
+ * `publish` sends a wake-up after the caller's statement committed, outside its transaction (decision 010):
+ * a commit that notifies waits on the server's one notification-queue lock, so the hot writes never
+ * NOTIFY themselves. Wake-ups published while a batch is being sent go together in the next one (one
+ * statement, one short transaction), identical ones once. Resolves once its batch was sent.
  */
 export type Notifications = {
   listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
+  publish(channel: string, payload: string): Promise<void>;
 };
+
+/** Every wake-up of a batch in one statement: one transaction takes the notification queue's lock once. */
+const NOTIFY_BATCH = "select pg_notify(c, p) from unnest($1::text[], $2::text[]) as t(c, p)";
+
+/**
+ * `publish` over `send` (which runs NOTIFY_BATCH): at most one batch in flight per process; what is
+ * published meanwhile waits for it and goes in the next, so a burst of look-ups costs a few NOTIFYs.
+ */
+function batchedPublish(send: (channels: string[], payloads: string[]) => Promise<unknown>) {
+  let gathering: Map<string, [string, string]> | null = null;
+  let sent: Promise<void> | null = null;
+  let previous: Promise<unknown> = Promise.resolve();
+  return (channel: string, payload: string): Promise<void> => {
+    if (!gathering || !sent) {
+      const batch = new Map<string, [string, string]>();
+      gathering = batch;
+      sent = previous.then(async () => {
+        gathering = null;
+        const pairs = [...batch.values()];
+        await send(
+          pairs.map(([c]) => c),
+          pairs.map(([, p]) => p),
+        );
+      });
+      previous = sent.catch(() => {});
+    }
+    gathering.set(`${channel}\n${payload}`, [channel, payload]);
+    return sent;
+  };
+}
 
 export type Database = {
   db: Db;
@@ -271,7 +306,7 @@ type Listener = { channel: string; onPayload: (payload: string) => void; onResyn
  * node-postgres: one dedicated connection per process holds every LISTEN. When it drops, it is opened
  * again (growing waits, at most 5 s), every channel listened to again, and the listeners told to resync.
  */
-function postgresNotifications(connectionString: string) {
+function postgresNotifications(connectionString: string, pool: pg.Pool) {
   const listeners = new Set<Listener>();
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
@@ -335,6 +370,7 @@ function postgresNotifications(connectionString: string) {
         listeners.delete(listener);
       };
     },
+    publish: batchedPublish((channels, payloads) => pool.query(NOTIFY_BATCH, [channels, payloads])),
   };
   return {
     notifications,
@@ -347,13 +383,33 @@ function postgresNotifications(connectionString: string) {
   };
 }
 
-/** PGlite: its own listen, within this process. */
+type LocalListeners = Map<string, Set<(payload: string) => void>>;
+/** Per embedded database: the listeners `publish` reaches without a round trip to it. */
+const localListeners = new WeakMap<object, LocalListeners>();
+
+/**
+ * PGlite: its own listen, within this process. Every listener of an embedded database is in this process,
+ * so `publish` hands a wake-up straight to them (on the next turn of the event loop, as a notification
+ * would arrive) instead of sending it through the database's one connection, behind other statements.
+ */
 function pgliteNotifications(pglite: Pick<PGlite | PgliteThread, "listen">): Notifications {
+  const local = localListeners.get(pglite) ?? (new Map() as LocalListeners);
+  localListeners.set(pglite, local);
   return {
+    async publish(channel, payload) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const onPayload of [...(local.get(channel) ?? [])]) onPayload(payload);
+    },
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
-      // UNLISTEN fails harmlessly when the database closed first.
-      return () => unlisten().catch(() => {});
+      const set = local.get(channel) ?? new Set();
+      local.set(channel, set);
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+        // UNLISTEN fails harmlessly when the database closed first.
+        await unlisten().catch(() => {});
+      };
     },
   };
 }
@@ -431,7 +487,7 @@ export async function openDatabase(opts: {
       drizzlePg(pool, { schema }),
       postgresQueries(pool, pooled ? { directUrl } : undefined),
     ) as unknown as Db;
-    const listening = postgresNotifications(directUrl);
+    const listening = postgresNotifications(directUrl, pool);
     return {
       db,
       notifications: listening.notifications,

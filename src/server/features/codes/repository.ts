@@ -3,7 +3,7 @@ import { identityCodes } from "@server/db/schema";
 import { auditDetailSql } from "@server/features/audit";
 import { organisationActiveSql } from "@server/features/organisations";
 import { type SiteScope, siteAmongSql, websiteVerifiedSql } from "@server/features/sites";
-import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import { queueDeliveries } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
 import { auditsRefusalSql, hitPlaceholders, hitStatement, hitValues, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -216,11 +216,97 @@ export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimi
 
 export type VerifyRow = {
   verified: boolean;
-  notified: number;
+  /** the code's id (null when no code matched) */
+  id: number | null;
+  /** webhook deliveries queued: the service wakes the workers after the commit */
+  queued: number;
   full_name: string | null;
   company_name: string | null;
   website: string | null;
 };
+
+/** The verification statement, built once (its values are the placeholders `consumeCode` fills). */
+const VERIFY = statement(
+  "codes_verify",
+  sql`
+    with matches as (
+      select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.full_name, u.email, u.organisation_id,
+        case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status,
+        o.company_name,
+        -- the website only when one of the organisation's verified sites is its host or a parent of it
+        case when ${websiteVerifiedSql(sql`o.id`, sql`o.website_host`)} then o.website else '' end as website,
+        (${$("anySite")}::boolean or ${siteAmongSql(sql`o.id`, sql`${$("hosts")}::text`)}) as site_ok
+      from identity_codes ic
+      join users u on u.id = ic.user_id
+      left join organisations o on o.id = u.organisation_id
+      -- base64url hashes hold no comma
+      where ic.code_hash = any(string_to_array(${$("hashes")}::text, ','))
+    ),
+    -- Readings in several languages may match several codes: the look-up speaks of one of them, a usable
+    -- one if any; and when two usable codes match, it verifies neither (fails closed: which did the
+    -- customer hear?).
+    usable as (
+      select count(*) as n from matches m
+      where m.status = 'active' and m.site_ok and m.used_at is null and m.expires_at > ${$("now")}::timestamptz
+    ),
+    c as (
+      select m.* from matches m
+      order by (m.status = 'active' and m.site_ok and m.used_at is null and m.expires_at > ${$("now")}::timestamptz) desc, m.id
+      limit 1
+    ),
+    used as (
+      update identity_codes ic set used_at = ${$("now")}::timestamptz, verified_host = ${$("originHost")}::text
+      from c, usable
+      where ic.id = c.id and c.status = 'active' and c.site_ok and usable.n = 1
+        and ic.used_at is null and ic.expires_at > ${$("now")}::timestamptz
+      returning ic.id
+    ),
+    counted as (
+      update users set codes_verified = codes_verified + 1
+      from used, c where users.id = c.user_id
+      returning users.id
+    ),
+    queued as (${queueDeliveries({
+      type: "code.verified",
+      now: $("now"),
+      from: sql`used join c on true`,
+      organisationId: sql`c.organisation_id`,
+      data: sql`jsonb_build_object('codeId', c.id, 'employee', jsonb_build_object('fullName', c.full_name, 'email', c.email),
+        'site', ${$("originHost")}::text, 'verifiedAt', ${$("now")}::text)`,
+    })}),
+    result as (
+      select used.id is not null as verified, c.id, c.user_id, c.organisation_id,
+        c.full_name, c.company_name, c.website,
+        case
+          when used.id is not null then 'verified'
+          when c.id is null then 'unknown'
+          when c.used_at is not null then 'used'
+          when c.expires_at <= ${$("now")}::timestamptz then 'expired'
+          when c.status <> 'active' then 'owner-inactive'
+          when not c.site_ok then 'wrong-site'
+          when (select n from usable) > 1 then 'ambiguous'
+          else 'used'
+        end as reason
+      from (select 1) one left join c on true left join used on true
+    ),
+    logged as (
+      insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
+      select ${$("now")}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${$("ip")}::text,
+        case when verified then 'success' else 'failure' end,
+        ${auditDetailSql(AUDIT_ACTIONS.verifyCode, {
+          origin: sql`left(${$("origin")}::text, 255)`,
+          reason: sql`reason`,
+          ownerId: sql`user_id`,
+        })}
+      from result
+      returning id
+    )
+    select verified, id, full_name, company_name, website, (select count(*) from queued)::int as queued
+    from result`,
+  {
+    returns: "verified boolean, id bigint, full_name text, company_name text, website text, queued integer",
+  },
+);
 
 /**
  * The second step, only for a code `lookUpCode` found consumable (so almost never for a guess), one
@@ -228,95 +314,19 @@ export type VerifyRow = {
  * its owner active and the site allowed; counts the verification on the owner; and writes the audit
  * entry (success, or the failure a concurrent look-up caused). Under concurrent look-ups the row lock
  * and PostgreSQL's re-check of `used_at is null` let exactly one of them succeed.
- * A verification also queues the `code.verified` webhook delivery (the outbox row commits with it) and
- * notifies every process: the code's id on CODE_EVENTS_CHANNEL, and a wake-up for the webhook workers.
+ * A verification also queues the `code.verified` webhook delivery (the outbox row commits with it); the
+ * service then wakes every process after the commit (`wakeAfterVerify`), which the statement itself does
+ * not do: a commit with NOTIFY waits on the server's one notification-queue lock (decision 010).
  */
 export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
-  const now = iso(p.now);
-  const { anySite, hosts } = scopeParams(p.scope);
-  const rows = await db.prepared<VerifyRow>(
-    "codes_verify",
-    sql`
-      with matches as (
-        select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.full_name, u.email, u.organisation_id,
-          case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status,
-          o.company_name,
-          -- the website only when one of the organisation's verified sites is its host or a parent of it
-          case when ${websiteVerifiedSql(sql`o.id`, sql`o.website_host`)} then o.website else '' end as website,
-          (${anySite}::boolean or ${siteAmongSql(sql`o.id`, sql`${hosts}::text`)}) as site_ok
-        from identity_codes ic
-        join users u on u.id = ic.user_id
-        left join organisations o on o.id = u.organisation_id
-        -- base64url hashes hold no comma
-        where ic.code_hash = any(string_to_array(${p.codeHashes.join(",")}::text, ','))
-      ),
-      -- Readings in several languages may match several codes: the look-up speaks of one of them, a usable
-      -- one if any; and when two usable codes match, it verifies neither (fails closed: which did the
-      -- customer hear?).
-      usable as (
-        select count(*) as n from matches m
-        where m.status = 'active' and m.site_ok and m.used_at is null and m.expires_at > ${now}::timestamptz
-      ),
-      c as (
-        select m.* from matches m
-        order by (m.status = 'active' and m.site_ok and m.used_at is null and m.expires_at > ${now}::timestamptz) desc, m.id
-        limit 1
-      ),
-      used as (
-        update identity_codes ic set used_at = ${now}::timestamptz, verified_host = ${p.originHost}::text
-        from c, usable
-        where ic.id = c.id and c.status = 'active' and c.site_ok and usable.n = 1
-          and ic.used_at is null and ic.expires_at > ${now}::timestamptz
-        returning ic.id
-      ),
-      counted as (
-        update users set codes_verified = codes_verified + 1
-        from used, c where users.id = c.user_id
-        returning users.id
-      ),
-      queued as (${queueDeliveries({
-        type: "code.verified",
-        now,
-        from: sql`used join c on true`,
-        organisationId: sql`c.organisation_id`,
-        data: sql`jsonb_build_object('codeId', c.id, 'employee', jsonb_build_object('fullName', c.full_name, 'email', c.email),
-          'site', ${p.originHost}::text, 'verifiedAt', ${now}::text)`,
-      })}),
-      notified as (
-        select pg_notify(${CODE_EVENTS_CHANNEL}::text, used.id::text) from used
-        union all
-        ${wakeWorkers(sql`queued`)}
-      ),
-      result as (
-        select used.id is not null as verified, c.id, c.user_id, c.organisation_id,
-          c.full_name, c.company_name, c.website,
-          case
-            when used.id is not null then 'verified'
-            when c.id is null then 'unknown'
-            when c.used_at is not null then 'used'
-            when c.expires_at <= ${now}::timestamptz then 'expired'
-            when c.status <> 'active' then 'owner-inactive'
-            when not c.site_ok then 'wrong-site'
-            when (select n from usable) > 1 then 'ambiguous'
-            else 'used'
-          end as reason
-        from (select 1) one left join c on true left join used on true
-      ),
-      logged as (
-        insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
-        select ${now}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${p.ip}::text,
-          case when verified then 'success' else 'failure' end,
-          ${auditDetailSql(AUDIT_ACTIONS.verifyCode, {
-            origin: sql`left(${p.origin}::text, 255)`,
-            reason: sql`reason`,
-            ownerId: sql`user_id`,
-          })}
-        from result
-        returning id
-      )
-      select verified, full_name, company_name, website, (select count(*) from notified) as notified
-      from result`,
-  );
+  const rows = await db.run<VerifyRow>(VERIFY, {
+    ...scopeParams(p.scope),
+    hashes: p.codeHashes.join(","),
+    now: iso(p.now),
+    originHost: p.originHost,
+    ip: p.ip,
+    origin: p.origin,
+  });
   const row = rows[0];
   if (!row) throw new Error("verify statement returned no row");
   return row;

@@ -1,6 +1,7 @@
 import { type Actor, type Deps, signedIn } from "@server/context";
 import { originHost, siteScope } from "@server/features/sites";
 import { clientInfo as callerOf, usersErrors } from "@server/features/users";
+import { wakeWorkersAfterCommit } from "@server/features/webhooks";
 import { hmac } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
 import { ipNetwork48 } from "@server/lib/ip";
@@ -129,10 +130,23 @@ export async function verifyWords(
     throw codesErrors.verifyUnavailable(texts.unavailable);
   }
   if (!row.verified) return { verified: false, message: texts.notVerified };
+  wakeAfterVerify(deps, row);
   return {
     verified: true,
     caller: { fullName: row.full_name ?? "", companyName: row.company_name ?? "", website: row.website ?? "" },
   };
+}
+
+/**
+ * After a verification committed: the code's id to every process's live-status streams, and the webhook
+ * workers when a delivery was queued (decision 010: published after the commit, batched, never in it).
+ * A wake-up lost on the way is caught up by the streams' look at expiry and resync, and by the workers' poll.
+ */
+function wakeAfterVerify(deps: Deps, row: repo.VerifyRow) {
+  const id = row.id;
+  if (id !== null)
+    deps.background.run("code event", () => deps.notifications.publish(repo.CODE_EVENTS_CHANNEL, String(id)));
+  if (row.queued > 0) wakeWorkersAfterCommit(deps);
 }
 
 /** A code's status as its owner sees it; anybody else's code, or one deleted since, is a 404. */

@@ -1,6 +1,8 @@
+import type { Deps } from "@server/context";
 import { organisationActiveSql } from "@server/features/organisations";
 import type { WEBHOOK_EVENT_NAMES } from "@shared/webhooks";
-import { type SQL, sql } from "drizzle-orm";
+import type { Placeholder, SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 
 /** Wakes the webhook workers of every process: a delivery is due. */
 export const WEBHOOK_WAKE_CHANNEL = "webhook_deliveries";
@@ -19,7 +21,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENT_NAMES)[number] | "webhook.test"
  */
 export function queueDeliveries(p: {
   type: WebhookEvent;
-  now: string;
+  /** the event's time as ISO text, or a placeholder of a statement built once */
+  now: string | Placeholder;
   from: SQL;
   organisationId: SQL;
   data: SQL;
@@ -41,4 +44,13 @@ export function queueDeliveries(p: {
 /** A SELECT that wakes the workers when the CTE `queued` inserted a row; reference it so that it runs. */
 export function wakeWorkers(queued: SQL): SQL {
   return sql`select pg_notify(${WEBHOOK_WAKE_CHANNEL}::text, '') from (select 1 from ${queued} limit 1) q`;
+}
+
+/**
+ * Wakes the workers of every process after the statement that queued a delivery committed (decision 010):
+ * the hot paths' statements do not NOTIFY themselves. A wake-up lost on the way costs at most the workers'
+ * poll (2 s): the delivery row committed with the event.
+ */
+export function wakeWorkersAfterCommit(deps: Pick<Deps, "background" | "notifications">) {
+  deps.background.run("webhook wake-up", () => deps.notifications.publish(WEBHOOK_WAKE_CHANNEL, ""));
 }

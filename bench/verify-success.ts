@@ -1,0 +1,184 @@
+/**
+ * Successful look-ups (issue 36): BENCH_CODES codes (default 1,200) issued through POST /api/v1/codes for
+ * BENCH_CODES / 3 employees (each may have 3 a minute), a status stream open (GET /api/v1/codes/{id}/events)
+ * for BENCH_STREAMS of them (default 100, one per employee), then each code looked up once through
+ * POST /api/verify, 32 connections, a client IP per request; then as many failed look-ups (random words)
+ * the same way, in the same run. Reports successful and failed look-ups per second with their p99, and
+ * the live-status p99: from the look-up's answer to the stream's `verified` event.
+ *   npm run bench -- verify-success                                                        (PGlite)
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- verify-success   (PostgreSQL)
+ * The server runs in a child process (support/success-server.ts). Targets on PostgreSQL: ≥ 1,000
+ * successful/s, ≥ 0.5× the failed rate, p99 ≤ 40 ms for both; live status ≤ 250 ms p99. Exits 1 when missed.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { loadavg } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { lookupRequest } from "./support/lookups";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CODES = Number(process.env.BENCH_CODES ?? 1200);
+const EMPLOYEES = Math.ceil(CODES / 3);
+const STREAMS = Math.min(EMPLOYEES, Number(process.env.BENCH_STREAMS ?? 100));
+const CONNECTIONS = 32;
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+const engine = databaseUrl ? "postgres" : "pglite";
+const load1 = () => loadavg()[0]?.toFixed(1);
+
+function run(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+type Started = { url: string; keys: string[]; employees: string[]; child: ChildProcess };
+async function startServer(): Promise<Started> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "support/success-server.ts")], {
+    env: { ...process.env, BENCH_ENGINE: engine, BENCH_EMPLOYEES: String(EMPLOYEES) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) if (line.startsWith("{")) return { ...JSON.parse(line), child };
+  throw new Error("bench server exited before listening");
+}
+
+const p99 = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN;
+};
+
+const { url, keys, employees, child } = await startServer();
+try {
+  // Warm both paths up: failed look-ups, and a few codes issued and used (not counted).
+  await run({ url, connections: CONNECTIONS, duration: 2, requests: [lookupRequest("/api/verify")] });
+
+  // ---- issue the codes: employee i gets codes i, i + EMPLOYEES, i + 2 × EMPLOYEES ----
+  type Code = { id: number; words: string[] };
+  const codes: Code[] = [];
+  let next = 0;
+  const issueStart = performance.now();
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let i = next++; i < CODES; i = next++) {
+        const response = await fetch(new URL("/api/v1/codes", url), {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${keys[i % keys.length]}`,
+            "x-forwarded-for": `10.200.${(i >> 8) & 255}.${i & 255}`,
+          },
+          body: JSON.stringify({ employeeEmail: employees[i % EMPLOYEES] }),
+        });
+        if (response.status !== 201) throw new Error(`issuing code ${i}: ${response.status} ${await response.text()}`);
+        codes[i] = (await response.json()) as Code;
+      }
+    }),
+  );
+  const issueSeconds = (performance.now() - issueStart) / 1000;
+
+  // ---- status streams for the first STREAMS codes (distinct employees): when `verified` arrives ----
+  const eventAt = new Map<number, number>();
+  const streamsOpen = new AbortController();
+  const streams = await Promise.all(
+    codes.slice(0, STREAMS).map(async (code, i) => {
+      const response = await fetch(new URL(`/api/v1/codes/${code.id}/events`, url), {
+        headers: { authorization: `Bearer ${keys[i % keys.length]}`, "x-forwarded-for": `10.201.0.${i % 250}` },
+        signal: streamsOpen.signal,
+      });
+      if (response.status !== 200 || !response.body) throw new Error(`stream ${code.id}: ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      // the stream's first state (`live`) before the look-ups start
+      let text = "";
+      while (!text.includes("event: live")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ${code.id} ended early`);
+        text += value;
+      }
+      // wrapped, so that opening the streams does not wait for their end
+      const ended = (async () => {
+        for (;;) {
+          const { value, done } = await reader.read().catch(() => ({ value: "", done: true }));
+          if (done) return;
+          text += value;
+          if (text.includes("event: verified")) {
+            eventAt.set(code.id, performance.now());
+            return;
+          }
+        }
+      })();
+      return { ended };
+    }),
+  );
+
+  // ---- each code looked up once: successes ----
+  const answeredAt = new Map<number, number>();
+  let k = 0;
+  const success = await run({
+    url,
+    connections: CONNECTIONS,
+    amount: CODES,
+    requests: [
+      {
+        method: "POST",
+        path: "/api/verify",
+        setupRequest: (req, context) => {
+          const i = k++;
+          const code = codes[i % CODES] as Code;
+          context.id = code.id;
+          return {
+            ...req,
+            headers: { "content-type": "application/json", "x-forwarded-for": `10.202.${(i >> 8) & 255}.${i & 255}` },
+            body: JSON.stringify({ words: code.words.join(" ") }),
+          };
+        },
+        onResponse: (status, body, context) => {
+          if (status === 200 && body.includes('"verified":true'))
+            answeredAt.set(context.id as number, performance.now());
+        },
+      },
+    ],
+  });
+  const verified = answeredAt.size;
+  await Promise.race([Promise.all(streams.map((s) => s.ended)), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  streamsOpen.abort();
+
+  // ---- as many failed look-ups (random words), the same way ----
+  const failed = await run({ url, connections: CONNECTIONS, amount: CODES, requests: [lookupRequest("/api/verify")] });
+
+  const liveMs = [...eventAt].map(([id, at]) => at - (answeredAt.get(id) ?? at));
+  const successRate = verified / success.duration;
+  const failedRate = failed.requests.total / failed.duration;
+  const liveP99 = p99(liveMs);
+  console.log(
+    `${engine}: ${CODES} codes issued through /api/v1/codes for ${EMPLOYEES} employees in ${issueSeconds.toFixed(1)} s; ` +
+      `${STREAMS} status streams open`,
+  );
+  console.log(
+    `  successful look-ups ${successRate.toFixed(0).padStart(5)}/s   p99 ${success.latency.p99} ms   ` +
+      `(${verified} of ${CODES} verified, non-2xx/errors ${success.non2xx + success.errors})`,
+  );
+  console.log(
+    `  failed look-ups     ${failedRate.toFixed(0).padStart(5)}/s   p99 ${failed.latency.p99} ms   ` +
+      `(non-2xx/errors ${failed.non2xx + failed.errors})`,
+  );
+  console.log(
+    `  successful ÷ failed ${(successRate / failedRate).toFixed(2)}x; live status: ${eventAt.size} of ${STREAMS} ` +
+      `verified events, p99 ${liveP99.toFixed(0)} ms after the answer; load average ${load1()}`,
+  );
+  const ok =
+    verified === CODES &&
+    eventAt.size === STREAMS &&
+    successRate >= 1000 &&
+    successRate >= 0.5 * failedRate &&
+    success.latency.p99 <= 40 &&
+    failed.latency.p99 <= 40 &&
+    liveP99 <= 250;
+  console.log(ok ? "  (targets met)" : "  (TARGET MISSED: ≥ 1,000/s, ≥ 0.5x failed, p99 ≤ 40 ms, live ≤ 250 ms p99)");
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}

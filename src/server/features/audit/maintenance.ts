@@ -33,9 +33,14 @@ export const wholeAddressSql = (column: string) => sql.raw(`(${column} ~ '^[0-9a
 export async function cutAuditAddresses(tx: Executor, before: Date): Promise<number> {
   await allowMaintenance(tx);
   const rows = await tx.execute(sql`
-    update audit_log set ip = ${cutAddressSql("ip")}, salts = salts - 'ip'
-    where at < ${before.toISOString()}::timestamptz and ip is not null and ${wholeAddressSql("ip")}
-    returning id`);
+    with cut as (
+      update audit_log set ip = ${cutAddressSql("ip")}
+      where at < ${before.toISOString()}::timestamptz and ip is not null and ${wholeAddressSql("ip")}
+      returning id
+    ), unsalted as (
+      update audit_chain c set salts = c.salts - 'ip' from cut where c.event_id = cut.id returning 1
+    )
+    select id from cut`);
   return rowCount(rows);
 }
 
@@ -70,11 +75,8 @@ export async function eraseFromAudit(
 ): Promise<number[]> {
   await allowMaintenance(tx);
   const changed = await tx.execute(sql`
+    with changed as (
     update audit_log set
-      -- The salts of the values erasure may change go; an address it leaves whole (someone else's, such as
-      -- the employer's or the identity provider's on an event about the person) keeps its salt, so that
-      -- \`audit verify\` still proves it.
-      salts = case when actor_id = ${person.id}::int then null else salts - 'email' - 'target' - 'detail' end,
       actor_email = case when actor_id = ${person.id}::int or lower(actor_email) = ${person.email}::text
         then null else actor_email end,
       ip = case when actor_id = ${person.id}::int and ${wholeAddressSql("ip")} then ${cutAddressSql("ip")} else ip end,
@@ -84,7 +86,16 @@ export async function eraseFromAudit(
         where v not in (to_jsonb(${person.email}::text), to_jsonb(${person.fullName}::text))
       )
     where ${aboutPersonSql(person)}
-    returning id`);
+    returning id, actor_id
+    ), unsalted as (
+      -- The salts of the values erasure may change go; an address it leaves whole (someone else's, such as
+      -- the employer's or the identity provider's on an event about the person) keeps its salt, so that
+      -- \`audit verify\` still proves it.
+      update audit_chain c set
+        salts = case when changed.actor_id = ${person.id}::int then null else c.salts - 'email' - 'target' - 'detail' end
+      from changed where c.event_id = changed.id returning 1
+    )
+    select id from changed`);
   return (changed as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
 }
 

@@ -524,15 +524,18 @@ export const auditChain = pgTable(
 );
 
 /**
- * Where the checkpoint job starts looking for events not chained yet (one row): every event with an id at
- * or below `below` is chained (or will never be written). `candidate` becomes `below` once every
- * transaction running when it was read (`candidateXmax`, a snapshot's xmax) has ended (chain.ts).
+ * How far the audit log's daily work has gone (one row), so that it looks at the newest events only,
+ * whatever the history. The checkpoint job: every event with an id at or below `below` is chained (or will
+ * never be written); `candidate` becomes `below` once every transaction running when it was read
+ * (`candidateXmax`, a snapshot's xmax) has ended (chain.ts). The address cut: every event before
+ * `addressesCutBefore` has its address cut (maintenance.ts).
  */
 export const auditChainMark = pgTable("audit_chain_mark", {
   id: integer("id").primaryKey(),
   below: bigint("below", { mode: "number" }).notNull(),
   candidate: bigint("candidate", { mode: "number" }),
   candidateXmax: text("candidate_xmax"),
+  addressesCutBefore: ts("addresses_cut_before"),
 });
 
 /** Feed positions of audit events (and, through them, the cursors and the chain): never reused. */

@@ -14,7 +14,8 @@ CREATE TABLE "audit_chain_mark" (
 	"id" integer PRIMARY KEY NOT NULL,
 	"below" bigint NOT NULL,
 	"candidate" bigint,
-	"candidate_xmax" text
+	"candidate_xmax" text,
+	"addresses_cut_before" timestamp with time zone
 );
 --> statement-breakpoint
 INSERT INTO "audit_chain" ("event_id", "position", "organisation_id", "salts", "commits", "mac")

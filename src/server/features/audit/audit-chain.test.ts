@@ -174,7 +174,9 @@ describe("the tamper-evident audit log", () => {
     // unpositioned erasure of its own account names it (once bare, once with hashes of the new values).
     await tamper(sql`update audit_log set actor_email = 'mallory@evil.test', target = 'mallory@evil.test',
       detail = '{"by": "mallory@evil.test"}'::jsonb where id = ${victim.id}`);
-    await tamper(sql`update audit_chain set salts = salts - 'email' - 'target' - 'detail' where event_id = ${victim.id}`);
+    await tamper(
+      sql`update audit_chain set salts = salts - 'email' - 'target' - 'detail' where event_id = ${victim.id}`,
+    );
     const forged = (detail: object) => sql`insert into audit_log (at, action, outcome, organisation_id, target, detail)
       values (now(), ${AUDIT_ACTIONS.eraseAccount}, 'success', ${victim.organisation_id}, ${String(victim.actor_id)},
         ${JSON.stringify(detail)}::jsonb)`;

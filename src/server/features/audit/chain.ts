@@ -164,7 +164,11 @@ async function chainMark(tx: Executor): Promise<Mark> {
       from audit_chain_mark where id = 1`)) as unknown as { rows: Mark[] }
   ).rows;
   return mark
-    ? { below: Number(mark.below), candidate: mark.candidate === null ? null : Number(mark.candidate), ended: mark.ended }
+    ? {
+        below: Number(mark.below),
+        candidate: mark.candidate === null ? null : Number(mark.candidate),
+        ended: mark.ended,
+      }
     : { below: 0, candidate: null, ended: null };
 }
 
@@ -191,12 +195,8 @@ async function moveMark(tx: Executor, mark: Mark) {
 
 /** Whether an event waits to be chained (the feed checkpoints first when one does). */
 export async function unchainedWaiting(db: Db): Promise<boolean> {
-  const [row] = rowsOf(
-    await db.execute(sql`
-      select exists (select 1 from ${unchainedSql(0)}
-        and a.id > coalesce((select below from audit_chain_mark where id = 1), 0)) as id`),
-  ) as unknown as { id: boolean }[];
-  return !!row?.id;
+  const { below } = await chainMark(db);
+  return rowsOf(await db.execute(sql`select a.id from ${unchainedSql(below)} order by a.id limit 1`)).length > 0;
 }
 
 /**

@@ -29,32 +29,41 @@ export const cutAddressSql = (column: string) =>
 /** Whether a stored address is whole (not cut yet: a cut one is a network, with "/"). SQL over a text column. */
 export const wholeAddressSql = (column: string) => sql.raw(`(${column} ~ '^[0-9a-fA-F:.]+$')`);
 
+/** The most one run cuts: a week of events (a log that was never cut, or a long stop, catches up run by run). */
+const CUT_SLICE_MS = 7 * 86_400_000;
+
 /**
- * Cuts the addresses of audit events older than `before`; returns how many it cut. It looks only at events
- * since the last cut (`audit_chain_mark.addresses_cut_before`, less an hour for events whose transaction
- * ended late), so the hourly run reads about an hour of events, not the whole history (issue 36: the
- * whole-log scan read every event older than RETENTION_IP_DAYS, 98% of a 400-day log, every hour).
+ * Cuts the addresses of audit events older than `before`; returns how many it cut. It reads only the
+ * events since the last cut (`audit_chain_mark.addresses_cut_before`, less an hour for events whose
+ * transaction ended late), at most a week of them, so the hourly run reads about an hour of events, not the
+ * whole history (issue 36: at 10 M events the whole-log statement ran past the 10 s statement timeout).
+ * Each run starts at the first event since the mark (without one, a log from before it, at the oldest event).
  */
 export async function cutAuditAddresses(tx: Executor, before: Date): Promise<number> {
   await allowMaintenance(tx);
   const [mark] = (
-    (await tx.execute(sql`select addresses_cut_before as "from" from audit_chain_mark where id = 1`)) as unknown as {
+    (await tx.execute(sql`
+      select min(at) as "from" from audit_log where at >= coalesce(
+        (select addresses_cut_before - interval '1 hour' from audit_chain_mark where id = 1), '-infinity')`)) as unknown as {
       rows: { from: Date | string | null }[];
     }
   ).rows;
-  const from = mark?.from ? new Date(new Date(mark.from).getTime() - 3_600_000) : null;
+  if (!mark?.from) return 0;
+  const from = new Date(mark.from);
+  const until = new Date(Math.min(before.getTime(), from.getTime() + CUT_SLICE_MS));
+  if (until <= from) return 0;
   const rows = await tx.execute(sql`
     with cut as (
       update audit_log set ip = ${cutAddressSql("ip")}
-      where at < ${before.toISOString()}::timestamptz and ip is not null and ${wholeAddressSql("ip")}
-        ${from ? sql`and at >= ${from.toISOString()}::timestamptz` : sql``}
+      where at >= ${from.toISOString()}::timestamptz and at < ${until.toISOString()}::timestamptz
+        and ip is not null and ${wholeAddressSql("ip")}
       returning id
     ), unsalted as (
       update audit_chain c set salts = c.salts - 'ip' from cut where c.event_id = cut.id returning 1
     )
     select id from cut`);
   await tx.execute(sql`
-    insert into audit_chain_mark (id, below, addresses_cut_before) values (1, 0, ${before.toISOString()}::timestamptz)
+    insert into audit_chain_mark (id, below, addresses_cut_before) values (1, 0, ${until.toISOString()}::timestamptz)
     on conflict (id) do update set addresses_cut_before = greatest(audit_chain_mark.addresses_cut_before, excluded.addresses_cut_before)`);
   return rowCount(rows);
 }

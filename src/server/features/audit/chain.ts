@@ -284,13 +284,16 @@ export async function checkpointAudit(
  */
 export async function cutAuditBefore(tx: Executor, appSecret: string, before: Date, now: Date): Promise<number> {
   await allowMaintenance(tx);
+  // Walked by position from the oldest event (an index scan that stops at the first event kept), then back to
+  // the newest deleted one: reads about what it deletes, whatever the history (issue 36).
   const [edge] = rowsOf(
     await tx.execute(sql`
+      with first_kept as (
+        select c.position from audit_chain c join audit_log a on a.id = c.event_id
+        where a.at >= ${before.toISOString()}::timestamptz order by c.position limit 1
+      )
       select c.position, c.mac from audit_chain c join audit_log a on a.id = c.event_id
-      where c.position <= coalesce(
-        (select min(c2.position) - 1 from audit_chain c2 join audit_log a2 on a2.id = c2.event_id
-          where a2.at >= ${before.toISOString()}::timestamptz),
-        (select max(position) from audit_chain))
+      where c.position < coalesce((select position from first_kept), (select max(position) + 1 from audit_chain))
         and a.at < ${before.toISOString()}::timestamptz
       order by c.position desc limit 1`),
   );

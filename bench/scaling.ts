@@ -5,11 +5,14 @@
  * N code generations through the whole product: statements, transactions, WAL records and bytes
  * (pg_current_wal_lsn before and after) per operation, and the statements that wrote the WAL; the
  * connections one process holds; then the cost of NOTIFY per commit (16 connections committing small
- * inserts, with and without pg_notify, a listener attached).
+ * inserts, with and without pg_notify, a listener attached). Each operation is charged the chaining of its
+ * own audit events (the checkpoint job runs before and at the end of each phase, inside the measurement),
+ * so that its WAL is what it costs in steady state.
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5499/postgres npm run bench -- scaling
  */
 
 import { openDatabase } from "@server/db/client";
+import { checkpointAudit } from "@server/features/audit";
 import { drawWords } from "@server/features/codes/words";
 import { generate, signedInEmployee, storeCode, verify } from "@test/fixtures";
 import { buildTestApp, throwawayPostgres } from "@test/helpers";
@@ -47,12 +50,14 @@ async function snapshot(): Promise<Snapshot> {
 
 async function measure(label: string, n: number, work: () => Promise<void>) {
   await t.app.deps.background.idle();
+  await checkpointAudit(t.app.deps);
   await admin.query("select pg_stat_statements_reset()");
   const before = await snapshot();
   const started = performance.now();
   await work();
   const ms = performance.now() - started;
   await t.app.deps.background.idle();
+  await checkpointAudit(t.app.deps);
   const after = await snapshot();
   const { rows: bytes } = await admin.query<{ b: number }>("select pg_wal_lsn_diff($1, $2)::float8 as b", [
     after.lsn,

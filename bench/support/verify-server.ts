@@ -92,7 +92,7 @@ function baseline(prepared: boolean) {
  */
 app.post("/bench/checkpoint", async () => {
   const [pending] = await app.deps.db.rows<{ n: number }>(
-    sql`select count(*)::int as n from audit_log where position is null`,
+    sql`select count(*)::int as n from audit_log a where not exists (select 1 from audit_chain c where c.event_id = a.id)`,
   );
   const start = performance.now();
   await checkpointAudit(app.deps);

@@ -208,26 +208,14 @@ export const auditLog = pgTable(
     ip: text("ip"),
     outcome: text("outcome").notNull(),
     detail: jsonb("detail").$type<Record<string, unknown>>(),
-    /** the feed position, given by the checkpoint job once the writing transaction has ended */
-    position: bigint("position", { mode: "number" }),
-    /** per-value salts of the personal values (email, ip, target, detail); erasure and IP cutting delete them */
-    salts: jsonb("salts").$type<Record<string, string>>(),
-    /** sha256(salt, value) of each personal value, covered by the chain */
-    commits: jsonb("commits").$type<Record<string, string>>(),
-    /** the keyed hash chain: HMAC(key, previous mac, this event) */
-    mac: text("mac"),
   },
   (t) => [
-    uniqueIndex("audit_log_position_key").on(t.position),
-    index("audit_log_unpositioned_idx").on(t.id).where(sql`${t.position} is null`),
     // Each ends with (at, id), the viewer's order, so a page at any depth is read from the index alone.
     index("audit_log_at_id_idx").on(t.at, t.id),
     index("audit_log_org_at_id_idx").on(t.organisationId, t.at, t.id),
     index("audit_log_actor_at_idx").on(t.actorId, t.at),
     /** the admin's audit filter by actor e-mail */
     index("audit_log_actor_email_at_id_idx").on(t.actorEmail, t.at, t.id),
-    /** the organisation's audit cursor (GET /api/v1/audit) */
-    index("audit_log_org_position_idx").on(t.organisationId, t.position),
     index("audit_log_action_at_id_idx").on(t.action, t.at, t.id),
   ],
 );
@@ -506,6 +494,49 @@ export const auditCheckpoints = pgTable(
   },
   (t) => [check("audit_checkpoints_kind_check", sql`${t.kind} in ('head', 'cut')`)],
 );
+
+/**
+ * The audit chain, apart from the events it covers (issue 36): the checkpoint job inserts one row per event
+ * once the event's transaction has ended, so an audit row is written once (the job used to rewrite it
+ * through its nine indexes). Erasure and address cutting delete salts here; retention deletes rows with
+ * their events. The organisation is copied from the event for the feed's cursor (GET /api/v1/audit).
+ */
+export const auditChain = pgTable(
+  "audit_chain",
+  {
+    /** the event (audit_log.id) */
+    eventId: bigint("event_id", { mode: "number" }).primaryKey(),
+    /** the feed position, given by the checkpoint job once the writing transaction has ended */
+    position: bigint("position", { mode: "number" }).notNull(),
+    organisationId: integer("organisation_id"),
+    /** per-value salts of the personal values (email, ip, target, detail); erasure and IP cutting delete them */
+    salts: jsonb("salts").$type<Record<string, string>>(),
+    /** sha256(salt, value) of each personal value, covered by the chain */
+    commits: jsonb("commits").$type<Record<string, string>>(),
+    /** the keyed hash chain: HMAC(key, previous mac, this event) */
+    mac: text("mac"),
+  },
+  (t) => [
+    uniqueIndex("audit_chain_position_key").on(t.position),
+    /** the organisation's audit cursor (GET /api/v1/audit) */
+    index("audit_chain_org_position_idx").on(t.organisationId, t.position),
+  ],
+);
+
+/**
+ * How far the audit log's daily work has gone (one row), so that it looks at the newest events only,
+ * whatever the history. The checkpoint job: every event with an id at or below `below` is chained (or will
+ * never be written); `candidate` becomes `below` once every transaction running when it was read
+ * (`candidateXmax`, a snapshot's xmax) has ended (chain.ts). The address cut: every event before
+ * `addressesCutBefore` has its address cut (maintenance.ts).
+ */
+export const auditChainMark = pgTable("audit_chain_mark", {
+  id: integer("id").primaryKey(),
+  below: bigint("below", { mode: "number" }).notNull(),
+  candidate: bigint("candidate", { mode: "number" }),
+  candidateXmax: text("candidate_xmax"),
+  addressesCutBefore: ts("addresses_cut_before"),
+});
 
 /** Feed positions of audit events (and, through them, the cursors and the chain): never reused. */
 export const auditFeedPosition = pgSequence("audit_feed_position");

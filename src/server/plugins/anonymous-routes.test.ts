@@ -110,7 +110,7 @@ const SAMPLES: Record<string, Sample> = {
 };
 
 /** Tables written by the server's own jobs or by the limiter itself, not by a request. */
-const NOT_COUNTED = new Set(["rate_limits", "audit_checkpoints"]);
+const NOT_COUNTED = new Set(["rate_limits", "audit_checkpoints", "audit_chain", "audit_chain_mark"]);
 
 /** The row count of every table, one statement. */
 async function rowCounts(): Promise<Record<string, number>> {

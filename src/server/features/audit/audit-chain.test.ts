@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
 import path from "node:path";
-import { auditLog } from "@server/db/schema";
+import { auditChain, auditLog } from "@server/db/schema";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import {
   auditRows,
@@ -13,7 +13,7 @@ import {
   verify,
 } from "@test/fixtures";
 import { buildTestApp, signIn, type TestApp } from "@test/helpers";
-import { asc, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointAudit, verifyAudit } from "./chain";
 import { eraseFromAudit } from "./maintenance";
@@ -42,12 +42,17 @@ async function history() {
   return { employer, alice };
 }
 
-/** What an attacker with the database does: switch the append-only trigger off, change rows, switch it on. */
+/** What an attacker with the database does: switch the append-only triggers off, change rows, switch them on. */
 async function tamper(statement: ReturnType<typeof sql>) {
   await t.database.db.execute(sql`alter table audit_log disable trigger user`);
+  await t.database.db.execute(sql`alter table audit_chain disable trigger user`);
   await t.database.db.execute(statement);
   await t.database.db.execute(sql`alter table audit_log enable trigger user`);
+  await t.database.db.execute(sql`alter table audit_chain enable trigger user`);
 }
+
+/** The events with their chain rows, if any (the chain is a table apart: migration 0028). */
+const chained = sql.raw("audit_log left join audit_chain on audit_chain.event_id = audit_log.id");
 
 /** The test database's URL on a PostgreSQL server (freshDatabase gives it); none for an embedded one. */
 const databaseUrl = () => (t.database as { url?: string }).url;
@@ -85,9 +90,13 @@ async function rowOf(statement: ReturnType<typeof sql>) {
 }
 
 async function ids() {
-  return (await t.database.db.select({ id: auditLog.id }).from(auditLog).orderBy(asc(auditLog.position))).map(
-    (r) => r.id,
-  );
+  return (
+    await t.database.db
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .leftJoin(auditChain, eq(auditChain.eventId, auditLog.id))
+      .orderBy(asc(auditChain.position))
+  ).map((r) => r.id);
 }
 
 describe("the tamper-evident audit log", () => {
@@ -140,7 +149,7 @@ describe("the tamper-evident audit log", () => {
     await history();
     await checkpointAudit(t.app.deps);
     const [withEmail] = await t.database.db
-      .execute(sql`select id from audit_log where actor_email is not null order by position limit 1`)
+      .execute(sql`select id from ${chained} where actor_email is not null order by position limit 1`)
       .then((r) => (r as unknown as { rows: { id: number }[] }).rows);
     await tamper(sql`update audit_log set actor_email = 'someone@else.example' where id = ${withEmail!.id}`);
     expect(await check()).toMatchObject({ intact: false, eventId: Number(withEmail!.id) });
@@ -158,13 +167,16 @@ describe("the tamper-evident audit log", () => {
     // The head an operator keeps elsewhere (from the job's log line), taken before the attack.
     const kept = await checkpointAudit(t.app.deps);
     expect(kept).not.toBeNull();
-    const victim = await rowOf(sql`select id, actor_id, organisation_id from audit_log
+    const victim = await rowOf(sql`select id, actor_id, audit_log.organisation_id from ${chained}
       where actor_id = ${alice.id} and actor_email is not null order by position limit 1`);
 
     // With the database and no APP_SECRET: the event now names mallory, the salts of those values are gone, and an
     // unpositioned erasure of its own account names it (once bare, once with hashes of the new values).
     await tamper(sql`update audit_log set actor_email = 'mallory@evil.test', target = 'mallory@evil.test',
-      detail = '{"by": "mallory@evil.test"}'::jsonb, salts = salts - 'email' - 'target' - 'detail' where id = ${victim.id}`);
+      detail = '{"by": "mallory@evil.test"}'::jsonb where id = ${victim.id}`);
+    await tamper(
+      sql`update audit_chain set salts = salts - 'email' - 'target' - 'detail' where event_id = ${victim.id}`,
+    );
     const forged = (detail: object) => sql`insert into audit_log (at, action, outcome, organisation_id, target, detail)
       values (now(), ${AUDIT_ACTIONS.eraseAccount}, 'success', ${victim.organisation_id}, ${String(victim.actor_id)},
         ${JSON.stringify(detail)}::jsonb)`;
@@ -246,11 +258,10 @@ describe("the tamper-evident audit log", () => {
     await checkpointAudit(t.app.deps);
     expect(await check()).toMatchObject({ intact: true });
     const victim = await rowOf(
-      sql`select id, actor_id from audit_log where actor_email is not null order by position desc limit 1`,
+      sql`select id, actor_id from ${chained} where actor_email is not null order by position desc limit 1`,
     );
-    await tamper(
-      sql`update audit_log set actor_email = 'mallory@evil.test', salts = salts - 'email' where id = ${victim.id}`,
-    );
+    await tamper(sql`update audit_log set actor_email = 'mallory@evil.test' where id = ${victim.id}`);
+    await tamper(sql`update audit_chain set salts = salts - 'email' where event_id = ${victim.id}`);
     await tamper(sql`insert into audit_log (at, action, outcome, target, detail) values (now(), ${AUDIT_ACTIONS.eraseAccount},
       'success', ${String(victim.actor_id)}, ${JSON.stringify({ rows: [Number(victim.id)] })}::jsonb)`);
     await checkpointAudit(t.app.deps);
@@ -265,7 +276,7 @@ describe("the tamper-evident audit log", () => {
     await checkpointAudit(t.app.deps);
     expect(await check()).toMatchObject({ intact: true });
     const erased = await rowOf(
-      sql`select id from audit_log where actor_id = ${alice.id} and salts is null order by position limit 1`,
+      sql`select id from ${chained} where actor_id = ${alice.id} and salts is null order by position limit 1`,
     );
     await tamper(sql`update audit_log set actor_email = 'mallory@evil.test' where id = ${erased.id}`);
     expect(await check()).toMatchObject({ intact: false, eventId: Number(erased.id) });
@@ -284,7 +295,8 @@ describe("the tamper-evident audit log", () => {
     const deactivation = await rowOf(
       sql`select id from audit_log where action = ${AUDIT_ACTIONS.deactivateEmployee} and ip = '203.0.113.9'`,
     );
-    await tamper(sql`update audit_log set ip = '203.0.113.77', salts = salts - 'ip' where id = ${deactivation.id}`);
+    await tamper(sql`update audit_log set ip = '203.0.113.77' where id = ${deactivation.id}`);
+    await tamper(sql`update audit_chain set salts = salts - 'ip' where event_id = ${deactivation.id}`);
     expect(await check()).toMatchObject({ intact: false, eventId: Number(deactivation.id) });
   });
 
@@ -296,7 +308,7 @@ describe("the tamper-evident audit log", () => {
     await signIn(t, (await createEmployer(t)).user.email); // an event after the erasure
     await checkpointAudit(t.app.deps);
     const erased = await rowOf(
-      sql`select id from audit_log where actor_id = ${alice.id} and salts is null order by position limit 1`,
+      sql`select id from ${chained} where actor_id = ${alice.id} and salts is null order by position limit 1`,
     );
     await tamper(sql`delete from audit_log where action = ${AUDIT_ACTIONS.eraseAccount}`);
     expect(await check()).toMatchObject({ intact: false, eventId: Number(erased.id) });

@@ -1,4 +1,4 @@
-import { auditLog, callReports } from "@server/db/schema";
+import { auditChain, callReports } from "@server/db/schema";
 import { writeAuditEntry } from "@server/lib/audit";
 import type { ApiKeyScope } from "@shared/api-keys";
 import { createEmployer, TRUST_PROXY_ENV } from "@test/fixtures";
@@ -26,7 +26,7 @@ async function organisationWithKey(scope: ApiKeyScope) {
 const FEEDS = {
   audit: {
     scope: "audit:read",
-    table: auditLog,
+    table: auditChain, // positions are the chain's (migration 0028)
     write: (organisationId: number) =>
       writeAuditEntry(t.database.db, t.clock.now(), { action: "test.cursor", outcome: "success", organisationId }),
   },

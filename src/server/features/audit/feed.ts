@@ -2,7 +2,7 @@ import type { Db } from "@server/db/client";
 import { type FeedRead, feedPage } from "@server/lib/paging";
 import type { AuditFeedItem } from "@shared/api-keys";
 import { sql } from "drizzle-orm";
-import { checkpointAudit } from "./chain";
+import { checkpointAudit, unchainedWaiting } from "./chain";
 
 /**
  * The organisation's audit feed (GET /api/v1/audit): events in feed-position order after a cursor.
@@ -18,15 +18,13 @@ export async function auditFeed(
   deps: Parameters<typeof checkpointAudit>[0] & { db: Db },
   p: { organisationId: number; after: number; limit: number },
 ): Promise<{ items: AuditFeedItem[]; next: string }> {
-  const [waiting] = await deps.db.rows<{ waiting: boolean }>(
-    sql`select exists (select 1 from audit_log where position is null) as waiting`,
-  );
-  if (waiting?.waiting) await checkpointAudit(deps);
+  if (await unchainedWaiting(deps.db)) await checkpointAudit(deps);
   const [page] = await deps.db.rows<NonNullable<FeedRead<FeedRow>>>(sql`
     with page as (
-      select id, at, action, actor_email, target, outcome, detail, position from audit_log
-      where organisation_id = ${p.organisationId}::int and position > ${p.after}::bigint
-      order by position limit ${p.limit}::int
+      select a.id, a.at, a.action, a.actor_email, a.target, a.outcome, a.detail, c.position
+      from audit_chain c join audit_log a on a.id = c.event_id
+      where c.organisation_id = ${p.organisationId}::int and c.position > ${p.after}::bigint
+      order by c.position limit ${p.limit}::int
     )
     select (select coalesce(json_agg(page order by position), '[]'::json) from page) as items`);
   return feedPage(page, p, (r) => ({

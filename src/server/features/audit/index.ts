@@ -45,7 +45,7 @@ export async function eraseAudit(tx: Executor, person: Person, erasure: Erasure)
 export const auditFeature: Feature = {
   name: "audit",
   purpose: "The audit log's views and exports, and retention of addresses and events.",
-  tables: ["audit_log", "audit_checkpoints"],
+  tables: ["audit_log", "audit_chain", "audit_chain_mark", "audit_checkpoints"],
   routes: auditRoutes,
   plugins: [checkpointOnClose],
   jobs: [

@@ -29,13 +29,42 @@ export const cutAddressSql = (column: string) =>
 /** Whether a stored address is whole (not cut yet: a cut one is a network, with "/"). SQL over a text column. */
 export const wholeAddressSql = (column: string) => sql.raw(`(${column} ~ '^[0-9a-fA-F:.]+$')`);
 
-/** Cuts the addresses of audit events older than `before`; returns how many it cut. */
+/** The most one run cuts: a week of events (a log that was never cut, or a long stop, catches up run by run). */
+const CUT_SLICE_MS = 7 * 86_400_000;
+
+/**
+ * Cuts the addresses of audit events older than `before`; returns how many it cut. It reads only the
+ * events since the last cut (`audit_chain_mark.addresses_cut_before`, less an hour for events whose
+ * transaction ended late), at most a week of them, so the hourly run reads about an hour of events, not the
+ * whole history (issue 36: at 10 M events the whole-log statement ran past the 10 s statement timeout).
+ * Each run starts at the first event since the mark (without one, a log from before it, at the oldest event).
+ */
 export async function cutAuditAddresses(tx: Executor, before: Date): Promise<number> {
   await allowMaintenance(tx);
+  const [mark] = (
+    (await tx.execute(sql`
+      select min(at) as "from" from audit_log where at >= coalesce(
+        (select addresses_cut_before - interval '1 hour' from audit_chain_mark where id = 1), '-infinity')`)) as unknown as {
+      rows: { from: Date | string | null }[];
+    }
+  ).rows;
+  if (!mark?.from) return 0;
+  const from = new Date(mark.from);
+  const until = new Date(Math.min(before.getTime(), from.getTime() + CUT_SLICE_MS));
+  if (until <= from) return 0;
   const rows = await tx.execute(sql`
-    update audit_log set ip = ${cutAddressSql("ip")}, salts = salts - 'ip'
-    where at < ${before.toISOString()}::timestamptz and ip is not null and ${wholeAddressSql("ip")}
-    returning id`);
+    with cut as (
+      update audit_log set ip = ${cutAddressSql("ip")}
+      where at >= ${from.toISOString()}::timestamptz and at < ${until.toISOString()}::timestamptz
+        and ip is not null and ${wholeAddressSql("ip")}
+      returning id
+    ), unsalted as (
+      update audit_chain c set salts = c.salts - 'ip' from cut where c.event_id = cut.id returning 1
+    )
+    select id from cut`);
+  await tx.execute(sql`
+    insert into audit_chain_mark (id, below, addresses_cut_before) values (1, 0, ${until.toISOString()}::timestamptz)
+    on conflict (id) do update set addresses_cut_before = greatest(audit_chain_mark.addresses_cut_before, excluded.addresses_cut_before)`);
   return rowCount(rows);
 }
 
@@ -70,11 +99,8 @@ export async function eraseFromAudit(
 ): Promise<number[]> {
   await allowMaintenance(tx);
   const changed = await tx.execute(sql`
+    with changed as (
     update audit_log set
-      -- The salts of the values erasure may change go; an address it leaves whole (someone else's, such as
-      -- the employer's or the identity provider's on an event about the person) keeps its salt, so that
-      -- \`audit verify\` still proves it.
-      salts = case when actor_id = ${person.id}::int then null else salts - 'email' - 'target' - 'detail' end,
       actor_email = case when actor_id = ${person.id}::int or lower(actor_email) = ${person.email}::text
         then null else actor_email end,
       ip = case when actor_id = ${person.id}::int and ${wholeAddressSql("ip")} then ${cutAddressSql("ip")} else ip end,
@@ -84,7 +110,16 @@ export async function eraseFromAudit(
         where v not in (to_jsonb(${person.email}::text), to_jsonb(${person.fullName}::text))
       )
     where ${aboutPersonSql(person)}
-    returning id`);
+    returning id, actor_id
+    ), unsalted as (
+      -- The salts of the values erasure may change go; an address it leaves whole (someone else's, such as
+      -- the employer's or the identity provider's on an event about the person) keeps its salt, so that
+      -- \`audit verify\` still proves it.
+      update audit_chain c set
+        salts = case when changed.actor_id = ${person.id}::int then null else c.salts - 'email' - 'target' - 'detail' end
+      from changed where c.event_id = changed.id returning 1
+    )
+    select id from changed`);
   return (changed as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
 }
 

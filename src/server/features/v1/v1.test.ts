@@ -1,4 +1,4 @@
-import { auditLog, callReports, identityCodes } from "@server/db/schema";
+import { auditChain, auditLog, callReports, identityCodes } from "@server/db/schema";
 import { WORD_LISTS } from "@server/features/codes/words";
 import { writeAuditEntry } from "@server/lib/audit";
 import { API_KEY_LIMITS, API_KEY_SCOPES, API_KEY_TEXT, type ApiKeyScope } from "@shared/api-keys";
@@ -391,11 +391,16 @@ describe("the audit and reports cursors under concurrent writers", () => {
       expect(received.length).toBeGreaterThanOrEqual(8 * 16);
       // In feed order: positions strictly increase along what was served.
       const positions = new Map(
-        (
-          await t.database.db
-            .select({ id: table.id, position: table.position })
-            .from(table)
-            .where(inArray(table.id, received))
+        (feed === "audit"
+          ? // the audit feed's positions are the chain's (migration 0028)
+            await t.database.db
+              .select({ id: auditChain.eventId, position: auditChain.position })
+              .from(auditChain)
+              .where(inArray(auditChain.eventId, received))
+          : await t.database.db
+              .select({ id: table.id, position: callReports.position })
+              .from(table)
+              .where(inArray(table.id, received))
         ).map((r) => [r.id, r.position ?? 0]),
       );
       const served = received.map((id) => positions.get(id) ?? 0);

@@ -5,15 +5,9 @@ import type { Language } from "@shared/languages";
 import type { ReportBody } from "@shared/reports";
 import type { FastifyRequest } from "fastify";
 import { callEvents } from "./live";
-import { answerCheck } from "./service";
+import { answerCheck, callStatusOf } from "./service";
 import type { StatusStreams } from "./status-stream";
-import {
-  findTokensById,
-  readCustomerStatus,
-  STATUS_TOKENS_CHANNEL,
-  type StatusToken,
-  toComponentState,
-} from "./status-tokens";
+import { findTokensById, STATUS_TOKENS_CHANNEL, type StatusToken, toComponentState } from "./status-tokens";
 
 /** The note of a report sent with the button alone (a stored report holds at least one field). */
 export const NO_DETAILS = "Reported from the call-status component (no details given).";
@@ -34,7 +28,7 @@ export async function look(
   const token = (await findTokensById(app.deps.db, [tokenId], now)).get(tokenId);
   if (!token) return { end: "revoked" };
   if (!token.usable) return { end: token.endReason ?? "revoked" };
-  const status = await readCustomerStatus(app.deps.db, token.organisationId, token.customerHash, now);
+  const status = await callStatusOf(app.deps.db, token.organisationId, token.customerHash, now);
   return { state: toComponentState(token, status, now) };
 }
 

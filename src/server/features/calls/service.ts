@@ -19,7 +19,7 @@ import {
 import { sql } from "drizzle-orm";
 import { customerHash, openCustomerRef, sealCustomerRef } from "./customer";
 import { callsErrors } from "./errors";
-import { type CallStreamState, callEvents } from "./live";
+import type { CallEvents, CallStreamState } from "./live";
 import * as repo from "./repository";
 
 const HOUR_MS = 60 * 60_000;
@@ -427,7 +427,7 @@ export async function callStreamState(
  * 60 minutes at most), calls whose session ended, calls of employees no longer active or of deactivated
  * organisations; and expires checks past their 2 minutes. Each end and expiry is told to every process.
  */
-export async function endDueCalls(deps: Deps) {
+export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
   const now = deps.clock.now();
   // Between changes nothing is due before the earliest endsAt or check expiry: the job reads the database
   // only then, after any call event (of any process), and every few seconds for sessions and deactivations.

@@ -4,7 +4,6 @@ import type { ComponentEnd, ComponentState } from "@shared/call-status-protocol"
 import type { Language } from "@shared/languages";
 import type { ReportBody } from "@shared/reports";
 import type { FastifyRequest } from "fastify";
-import { callEvents } from "./live";
 import { answerCheck, callStatusOf } from "./service";
 import type { StatusStreams } from "./status-stream";
 import { findTokensById, STATUS_TOKENS_CHANNEL, type StatusToken, toComponentState } from "./status-tokens";
@@ -16,8 +15,12 @@ export const NO_DETAILS = "Reported from the call-status component (no details g
 const RECHECK_EVERY_MS = 5_000;
 
 /** The customer's changes (calls-core's one LISTEN channel): the stream looks again. */
-export const subscribeCustomer = (organisationId: number, customerHash: string, listener: () => void) =>
-  callEvents.subscribeCustomer(organisationId, customerHash, listener);
+export const subscribeCustomer = (
+  app: Pick<App, "callEvents">,
+  organisationId: number,
+  customerHash: string,
+  listener: () => void,
+) => app.callEvents.subscribeCustomer(organisationId, customerHash, listener);
 
 /** A stream's look: its token as it is now, then the customer's state (or why the stream ends). */
 export async function look(

@@ -257,7 +257,7 @@ export default async function statusRoutes(app: App) {
         clientKey: request.clientKey,
         first: toComponentState(token, status, now),
         look: () => live.look(app, token.id),
-        subscribe: (listener) => live.subscribeCustomer(token.organisationId, token.customerHash, listener),
+        subscribe: (listener) => live.subscribeCustomer(app, token.organisationId, token.customerHash, listener),
         now: () => app.deps.clock.now(),
       });
       if (opened === "process") throw statusErrors.busy(cors);

@@ -1,18 +1,11 @@
-import {
-  type ApiKeyCaller,
-  authenticate,
-  authenticateAnd,
-  authenticateLater,
-  type PendingKey,
-} from "@server/features/api-keys";
+import { authenticateAnd, authenticateLater, type PendingKey } from "@server/features/api-keys";
 import { organisationActiveSql } from "@server/features/organisations";
 import { verifiedSitesSql } from "@server/features/sites";
-import { ANONYMOUS_READ_ONLY, anonymousLimit } from "@server/lib/anonymous-access";
+import { ANONYMOUS_READ_ONLY } from "@server/lib/anonymous-access";
 import { sseHeaders } from "@server/lib/event-stream";
 import { siteScope } from "@server/lib/origin";
 import type { App } from "@server/types";
 import { errorAnswer, messageAnswer, textAnswer } from "@shared/answers";
-import { API_KEY_LIMITS, type ApiKeyScope } from "@shared/api-keys";
 import {
   callStatusAnswer,
   componentAnswerAnswer,
@@ -41,6 +34,7 @@ import {
   toCallStatusAnswer,
   toComponentState,
 } from "./status-tokens";
+import { v1KeyCheck } from "./v1-routes";
 
 declare module "fastify" {}
 
@@ -60,24 +54,7 @@ const corsTo = (origin: string) => ({
  * the call-status component's routes (/api/call-status…). The component's protocol: docs/calls.md.
  */
 export default async function statusRoutes(app: App) {
-  const keys = new WeakMap<FastifyRequest, ApiKeyCaller>();
-  const withScope = (scope: ApiKeyScope) => ({
-    config: {
-      bearer: true,
-      anonymous: anonymousLimit({ limit: API_KEY_LIMITS.refusalsPerMinutePerIp, windowMs: 60_000 }),
-    },
-    onRequest: async (request: FastifyRequest) => {
-      keys.set(
-        request,
-        await authenticate(app.deps, request.actor, { authorization: request.headers.authorization, scope }),
-      );
-    },
-  });
-  const keyOf = (request: FastifyRequest): ApiKeyCaller => {
-    const key = keys.get(request);
-    if (!key) throw new Error("a /api/v1 route ran without its key check");
-    return key;
-  };
+  const { withScope, keyOf } = v1KeyCheck(app);
 
   app.post(
     "/v1/customers/status-token",

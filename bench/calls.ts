@@ -17,7 +17,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { openEventStream, type StreamEvent } from "@test/event-stream";
 import autocannon from "autocannon";
 import { lookupRequest } from "./support/lookups";
 
@@ -88,57 +90,27 @@ async function v1<T>(server: Server, key: string, route: string, body?: object, 
   return (await res.json()) as T;
 }
 
-type Event = { event: string; data: unknown; at: number };
+type Event = StreamEvent<unknown>;
 
-/** An event stream over fetch, with a wait for the first event after a mark that satisfies a test. */
+/** An event stream over fetch (the tests' reader), whose `until` gives up after 10 s. */
 async function openStream(url: string, headers: Record<string, string>) {
-  const controller = new AbortController();
-  const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: controller.signal });
-  if (!res.ok || !res.body) throw new Error(`stream ${url}: ${res.status} ${await res.text()}`);
-  const events: Event[] = [];
-  const waiting: { wake?: () => void } = {};
-  const reading = (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const event = /^event: ?(.*)$/m.exec(block)?.[1];
-          const data = /^data: ?(.*)$/m.exec(block)?.[1];
-          if (event && data) events.push({ event, data: JSON.parse(data), at: performance.now() });
-          waiting.wake?.();
-        }
-      }
-    } catch {
-      // closed
-    }
-  })();
+  const stream = await openEventStream<unknown>(url, { accept: "text/event-stream", ...headers });
+  if (!stream.res.ok) throw new Error(`stream ${url}: ${stream.res.status} ${await stream.res.text()}`);
   return {
     /** the first event from index `from` on that passes `test` (within 10 s) */
     async until(from: number, test: (e: Event) => boolean): Promise<Event> {
-      const deadline = performance.now() + 10_000;
-      for (;;) {
-        const found = events.slice(from).find(test);
-        if (found) return found;
-        if (performance.now() > deadline) throw new Error(`no such event on ${url}: ${JSON.stringify(events)}`);
-        await new Promise<void>((resolve) => {
-          waiting.wake = resolve;
-          setTimeout(resolve, 200);
-        });
-      }
+      const giveUp = new AbortController();
+      const found = await Promise.race([
+        stream.until(test, from),
+        sleep(10_000, undefined, { signal: giveUp.signal }).catch(() => undefined),
+      ]).finally(() => giveUp.abort());
+      if (!found) throw new Error(`no such event on ${url}: ${JSON.stringify(stream.events)}`);
+      return found;
     },
     get count() {
-      return events.length;
+      return stream.events.length;
     },
-    async close() {
-      controller.abort();
-      await reading;
-    },
+    close: () => stream.close(),
   };
 }
 

@@ -69,6 +69,8 @@ async function organisation(server: E2eServer) {
     endCall: (id: string) => v1(dialler, `/calls/${id}/end`),
     askCustomer: (callId: string) => v1(dialler, `/calls/${callId}/customer-check`) as Promise<{ id: string }>,
     check: (id: string) => v1(dialler, `/customer-checks/${id}`, undefined, "GET"),
+    /** the organisation's backend revokes every token of the customer (the customer signed out everywhere) */
+    revokeTokens: () => v1(backend, "/customers/status-tokens", { customerRef }, "DELETE"),
     token: async () =>
       (
         (await v1(backend, "/customers/status-token", {
@@ -170,6 +172,28 @@ async function axeAtBothWidths(page: Page, problems: string[]) {
   const after = problems.splice(before).filter((p) => !/^Applying inline style violates/.test(p));
   problems.push(...after);
   return found;
+}
+
+/**
+ * Records every heading the customer is shown from now on: `seen()` gives them (with the page's time) since
+ * the start or the last `forget()`.
+ */
+async function watchHeadings(page: Page) {
+  await page.evaluate(() => {
+    const h = document.querySelector("[data-callproof-call-status]")?.shadowRoot?.querySelector("h2");
+    const seen: [number, string][] = [];
+    (window as unknown as { seen: typeof seen }).seen = seen;
+    if (h)
+      new MutationObserver(() => seen.push([Date.now(), h.textContent ?? ""])).observe(h, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+  });
+  return {
+    seen: () => page.evaluate(() => [...(window as unknown as { seen: [number, string][] }).seen]),
+    forget: () => page.evaluate(() => void (window as unknown as { seen: [number, string][] }).seen.splice(0)),
+  };
 }
 
 const hhmm = (iso: string) =>
@@ -286,17 +310,7 @@ describe("the call-status component on the organisation's own page", () => {
         await org.startCall("outbound");
         await heading(page).filter({ hasText: "Ada from Globex Bank is calling you now" }).waitFor();
         // Every heading the customer is shown from now on.
-        await page.evaluate(() => {
-          const h = document.querySelector("[data-callproof-call-status]")?.shadowRoot?.querySelector("h2");
-          const seen: [number, string][] = [];
-          (window as unknown as { seen: typeof seen }).seen = seen;
-          if (h)
-            new MutationObserver(() => seen.push([Date.now(), h.textContent ?? ""])).observe(h, {
-              childList: true,
-              characterData: true,
-              subtree: true,
-            });
-        });
+        const headings = await watchHeadings(page);
         const at = Date.now();
         const closing = server.close();
         stopped = true;
@@ -304,7 +318,7 @@ describe("the call-status component on the organisation's own page", () => {
         await heading(page).filter({ hasText: warning }).waitFor({ timeout: 15_000 });
         await closing;
         await component.screenshot({ path: `${SHOTS}/call-status-en-unavailable.png` });
-        const seen = await page.evaluate(() => (window as unknown as { seen: [number, string][] }).seen);
+        const seen = await headings.seen();
         // "Checking…" at once, the warning within 10 s of the server stopping (the page's clock is this one),
         // and the call never again.
         expect(seen.map(([, text]) => text)).toEqual([EN.checking, warning]);
@@ -342,4 +356,64 @@ describe("the call-status component on the organisation's own page", () => {
       await close();
     }
   });
+
+  it("when it cannot tell (a restore from the back/forward cache, the tab visible again, the server answering 503, the token revoked) it checks again and never shows the last state", async () => {
+    const org = await organisation(suite.server);
+    const { page, problems, close } = await customerPage(suite.server, org, { lang: "en" });
+    const calling = "Ada from Globex Bank is calling you now";
+    const warning = fill(EN.unavailable, { company: "Globex Bank" });
+    try {
+      await org.startCall("outbound");
+      await heading(page).filter({ hasText: calling }).waitFor();
+      const headings = await watchHeadings(page);
+      // The headings since the last look, the call's without its start time.
+      const texts = async () => (await headings.seen()).map(([, text]) => text.replace(/ \(since \d\d:\d\d\)\.$/, ""));
+
+      // The server past its cap: every stream is answered 503 (with the CORS of the token's origin).
+      const stream = `${suite.server.url}/api/call-status/stream`;
+      await page.route(stream, (route) =>
+        route.fulfill({
+          status: 503,
+          headers: {
+            "retry-after": "15",
+            "access-control-allow-origin": org.origin,
+            "access-control-expose-headers": "retry-after",
+          },
+          contentType: "application/json",
+          body: JSON.stringify({ error: "unavailable", message: "Too many streams." }),
+        }),
+      );
+      // The page comes back from the back/forward cache (the event the browser fires for it): the component
+      // cannot tell, says so, and with only 503s to go on warns the customer within 10 s, never the call.
+      const restoredAt = Date.now();
+      await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true })));
+      await heading(page).filter({ hasText: warning }).waitFor({ timeout: 15_000 });
+      const seen = await headings.seen();
+      expect(await texts()).toEqual([EN.checking, warning]);
+      expect((seen[1]?.[0] ?? Number.POSITIVE_INFINITY) - restoredAt).toBeLessThanOrEqual(10_500);
+      await headings.forget();
+
+      // The server answers again: the component's poll (every 15 s) finds the call.
+      await page.unroute(stream);
+      await heading(page).filter({ hasText: calling }).waitFor({ timeout: 20_000 });
+      expect(await texts()).toEqual([calling]);
+      await headings.forget();
+
+      // The tab is shown again after being hidden: "Checking…", then the state the server confirms.
+      await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+      await expect.poll(texts).toEqual([EN.checking, calling]);
+      await headings.forget();
+
+      // The organisation revokes the customer's tokens while the page is open: the call is no longer shown,
+      // the warning is, and it stays.
+      await org.revokeTokens();
+      await heading(page).filter({ hasText: warning }).waitFor();
+      expect((await texts()).filter((text) => text !== EN.checking)).toEqual([warning]);
+      await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+      expect(await heading(page).textContent()).toBe(warning);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 150_000);
 });

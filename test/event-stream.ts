@@ -51,6 +51,14 @@ export async function openEventStream<T>(url: string, headers: Record<string, st
       while (!events.some((e) => e.event === name) && !ended) await new Promise<void>((r) => waiters.push(r));
       return events.find((e) => e.event === name);
     },
+    /** Waits for the first event from index `from` on that passes `test` (or the stream's end: then undefined). */
+    async until(test: (e: StreamEvent<T>) => boolean, from = 0): Promise<StreamEvent<T> | undefined> {
+      for (;;) {
+        const found = events.slice(from).find(test);
+        if (found || ended) return found;
+        await new Promise<void>((r) => waiters.push(r));
+      }
+    },
     async close() {
       controller.abort();
       await reading;

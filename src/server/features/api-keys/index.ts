@@ -5,7 +5,7 @@ import { revokeKeysOfDeactivated } from "./service";
 
 export { apiKeysErrors } from "./errors";
 export { keyNameByPrefix } from "./repository";
-export { type ApiKeyCaller, authenticate } from "./service";
+export { type ApiKeyCaller, authenticate, authenticateAnd, authenticateLater, type PendingKey } from "./service";
 
 export const apiKeysFeature: Feature = {
   name: "api-keys",

@@ -3,7 +3,7 @@ import { apiKeys } from "@server/db/schema";
 import { lockOrganisation, organisationActiveSql } from "@server/features/organisations";
 import { userActiveSql } from "@server/features/users";
 import type { ApiKeyScope } from "@shared/api-keys";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -95,18 +95,54 @@ export type PresentedKey = {
  * organisations feature's one rule: an admin's deactivation of the employer or of the domain deactivates
  * the organisation; docs/security.md).
  */
+const presentedKeySql = sql`
+  select k.id, k.organisation_id, k.name, k.prefix, k.key_hash, k.scopes, k.last_used_at, k.use_audited,
+    (k.revoked_at is null
+      and ${userActiveSql(sql`k.created_by`)}
+      and ${organisationActiveSql(sql`k.organisation_id`)}) as usable
+  from api_keys k`;
+
 export async function findPresentedKey(db: Db, prefix: string): Promise<PresentedKey | null> {
   const rows = await db.prepared<PresentedKey>(
     "api_key_find",
-    sql`
-      select k.id, k.organisation_id, k.name, k.prefix, k.key_hash, k.scopes, k.last_used_at, k.use_audited,
-        (k.revoked_at is null
-          and ${userActiveSql(sql`k.created_by`)}
-          and ${organisationActiveSql(sql`k.organisation_id`)}) as usable
-      from api_keys k where k.prefix = ${prefix}::text`,
+    sql`${presentedKeySql} where k.prefix = ${prefix}::text`,
   );
   return rows[0] ?? null;
 }
+
+/** What `findPresentedKeyAnd` answers: the key, its rate-limit hit (none unless it matched), the caller's work. */
+export type PresentedKeyAnd = PresentedKey & {
+  allowed: boolean | null;
+  oldest: Date | null;
+  refused: number | null;
+  work: unknown;
+};
+
+/**
+ * `findPresentedKey`, the key's rate-limit hit and the caller's `work` in one statement (a hot route's one
+ * round trip): the hit counts only when the key is usable and `hash` is its stored hash, and `work` (a scalar
+ * SQL expression) is evaluated only when the hit was let through. The caller still compares the hash in
+ * constant time and checks the scope before it uses `work`. `id` is the key's id as seen before (a prefix
+ * names one key for good): no row when it differs.
+ */
+export async function findPresentedKeyAnd(
+  db: Db,
+  label: string,
+  p: { prefix: string; id: number; hit: SQL; work: SQL },
+): Promise<PresentedKeyAnd | null> {
+  const rows = await db.prepared<PresentedKeyAnd>(
+    label,
+    sql`with k as (${presentedKeySql} where k.prefix = ${p.prefix}::text and k.id = ${p.id}::int),
+      hit as (${p.hit})
+      select k.*, hit.allowed, hit.oldest, hit.refused, case when hit.allowed then ${p.work} end as work
+      from k left join hit on true`,
+  );
+  return rows[0] ?? null;
+}
+
+/** The condition under which `findPresentedKeyAnd` counts the hit: the key usable and the hash its own. */
+export const presentedKeyMatches = (hash: string) =>
+  sql`exists (select 1 from k where k.usable and k.key_hash = ${hash}::text)`;
 
 /**
  * Records a use: `last_used_at` (written at most every `touchEveryMs`) and, when `auditKind` is due, that

@@ -2,10 +2,18 @@ import { type Actor, auditActor, type Deps, signedInSession } from "@server/cont
 import { organisationFor } from "@server/features/organisations";
 import { assertRecentSignIn, findUserById, notifyOrganisationAdmins } from "@server/features/users";
 import { refuse } from "@server/lib/audit";
-import { API_KEY_BEARER, bearerCredential, bearerLookup, issueBearer, verifyBearer } from "@server/lib/bearer";
-import { auditsRefusal } from "@server/lib/rate-limit";
+import {
+  API_KEY_BEARER,
+  bearerCredential,
+  bearerHash,
+  bearerLookup,
+  issueBearer,
+  verifyBearer,
+} from "@server/lib/bearer";
+import { auditsRefusal, hitStatement, type LimitResult, retryAfterSeconds } from "@server/lib/rate-limit";
 import { API_KEY_LIMITS, type ApiKeyCreated, type ApiKeyItem, type ApiKeyScope } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { type SQL, sql } from "drizzle-orm";
 import { apiKeysErrors } from "./errors";
 import { keyCreatedMail, keysRevokedMail } from "./mails";
 import * as repo from "./repository";
@@ -171,11 +179,41 @@ export async function authenticate(
   const prefix = bearerLookup(API_KEY_BEARER, presented);
   if (prefix === null) return refuseCall(deps, actor, "malformed key", now);
   const row = await repo.findPresentedKey(deps.db, prefix);
-  const equal = verifyBearer(deps.config.appSecret, API_KEY_BEARER, presented, row?.key_hash) !== null;
+  const caller = await admit(deps, actor, {
+    row,
+    presented,
+    scope: input.scope,
+    now,
+    limit: (id) => deps.limits.hit(limitKey(id), API_KEY_LIMITS.requestsPerMinute, MINUTE_MS, now),
+  });
+  rememberKey(deps, prefix, caller);
+  return caller;
+}
+
+const limitKey = (keyId: number) => `api-v1:key:${keyId}`;
+
+/**
+ * The rest of the check once the key's row was read: the hash compared in constant time, the key usable,
+ * its rate limit (`limit`: the hit, made here or already in the row's statement), the scope, and its use
+ * recorded.
+ */
+async function admit(
+  deps: Deps,
+  actor: Actor,
+  p: {
+    row: repo.PresentedKey | null;
+    presented: string;
+    scope: ApiKeyScope;
+    now: Date;
+    limit: (keyId: number) => Promise<LimitResult>;
+  },
+): Promise<ApiKeyCaller> {
+  const { row, now } = p;
+  const equal = verifyBearer(deps.config.appSecret, API_KEY_BEARER, p.presented, row?.key_hash) !== null;
   if (!row || !equal) return refuseCall(deps, actor, "unknown key", now);
   if (!row.usable) return refuseCall(deps, actor, "revoked key", now);
 
-  const limit = await deps.limits.hit(`api-v1:key:${row.id}`, API_KEY_LIMITS.requestsPerMinute, MINUTE_MS, now);
+  const limit = await p.limit(row.id);
   const audit = {
     ...auditActor(actor),
     organisationId: row.organisation_id,
@@ -192,39 +230,39 @@ export async function authenticate(
     }
     throw apiKeysErrors.tooManyRequests(limit.retryAfterSeconds);
   }
-  if (!row.scopes.includes(input.scope)) {
-    const seen = await deps.limits.hit(`api-v1-scope:key:${row.id}:${input.scope}`, 0, HOUR_MS, now);
+  if (!row.scopes.includes(p.scope)) {
+    const seen = await deps.limits.hit(`api-v1-scope:key:${row.id}:${p.scope}`, 0, HOUR_MS, now);
     if (auditsRefusal(seen.refused)) {
       await deps.audit.record({
         ...audit,
         outcome: "denied",
         detail: {
           reason: "missing scope",
-          scope: input.scope,
+          scope: p.scope,
           refused: seen.refused,
           name: row.name,
           prefix: row.prefix,
         },
       });
     }
-    throw apiKeysErrors.missingScope(input.scope);
+    throw apiKeysErrors.missingScope(p.scope);
   }
 
-  const previous = row.use_audited[input.scope] ?? null;
+  const previous = row.use_audited[p.scope] ?? null;
   const auditDue = previous === null || now.getTime() - Date.parse(previous) >= API_KEY_LIMITS.useAuditEveryMs;
   const touchDue = !row.last_used_at || now.getTime() - row.last_used_at.getTime() >= API_KEY_LIMITS.touchEveryMs;
   if (auditDue || touchDue) {
     const audits = await repo.recordUse(deps.db, {
       id: row.id,
       now,
-      auditKind: auditDue ? input.scope : null,
+      auditKind: auditDue ? p.scope : null,
       previousAudit: previous,
     });
     if (audits) {
       await deps.audit.record({
         ...audit,
         outcome: "success",
-        detail: { kind: input.scope, name: row.name, prefix: row.prefix, auditedEvery: "hour" },
+        detail: { kind: p.scope, name: row.name, prefix: row.prefix, auditedEvery: "hour" },
       });
     }
   }
@@ -235,4 +273,99 @@ export async function authenticate(
     prefix: row.prefix,
     scopes: row.scopes,
   };
+}
+
+// ---- the hot routes' one statement ----
+
+/** What a key's prefix names for good (a key never changes organisation): its id and its organisation. */
+type KnownKey = { id: number; organisationId: number };
+
+/**
+ * Each app's prefixes seen in a successful check, to their key's id and organisation. Nothing that can change
+ * is kept (revocation, the creator's or the organisation's deactivation, the scopes): every request still
+ * reads the key in its one statement, so a revoked key stops at once in every process. Bounded: the oldest
+ * entry goes first.
+ */
+const knownKeys = new WeakMap<object, Map<string, KnownKey>>();
+const KNOWN_KEYS_MAX = 10_000;
+
+function rememberKey(deps: Deps, prefix: string, key: KnownKey) {
+  const known = knownKeys.get(deps) ?? new Map<string, KnownKey>();
+  knownKeys.set(deps, known);
+  if (known.has(prefix)) return;
+  if (known.size >= KNOWN_KEYS_MAX) known.delete(known.keys().next().value as string);
+  known.set(prefix, { id: key.id, organisationId: key.organisationId });
+}
+
+/**
+ * The check of a hot route in onRequest: a key seen before is left for the route's one statement
+ * (`authenticateAnd`, after the body was read: its refusals then come after the body's 400); any other
+ * request is checked at once, as `authenticate` does.
+ */
+export type PendingKey =
+  | { checked: ApiKeyCaller }
+  | { known: KnownKey; prefix: string; presented: string; scope: ApiKeyScope };
+
+export async function authenticateLater(
+  deps: Deps,
+  actor: Actor,
+  input: { authorization: string | undefined; scope: ApiKeyScope },
+): Promise<PendingKey> {
+  const presented = bearerCredential(input.authorization);
+  const prefix = bearerLookup(API_KEY_BEARER, presented);
+  const known = prefix === null ? undefined : knownKeys.get(deps)?.get(prefix);
+  if (presented && prefix !== null && known) return { known, prefix, presented, scope: input.scope };
+  return { checked: await authenticate(deps, actor, input) };
+}
+
+/**
+ * A hot route's key check and its read in one round trip: `work(key)` is a scalar SQL expression (its value
+ * is returned) evaluated in the key's own statement, after the key's rate-limit hit let it through; the
+ * refusals are `authenticate`'s. A key checked already in onRequest runs `work` alone.
+ */
+export async function authenticateAnd<T>(
+  deps: Deps,
+  actor: Actor,
+  pending: PendingKey,
+  label: string,
+  work: (key: KnownKey) => SQL,
+): Promise<{ key: ApiKeyCaller; value: T }> {
+  if ("checked" in pending) {
+    const rows = await deps.db.prepared<{ value: T }>(`${label}_alone`, sql`select ${work(pending.checked)} as value`);
+    return { key: pending.checked, value: rows[0]?.value as T };
+  }
+  const now = deps.clock.now();
+  const { known, prefix, presented } = pending;
+  const hash = bearerHash(deps.config.appSecret, API_KEY_BEARER, presented);
+  const row = await repo.findPresentedKeyAnd(deps.db, `${label}_with_key`, {
+    prefix,
+    id: known.id,
+    hit: hitStatement(
+      limitKey(known.id),
+      API_KEY_LIMITS.requestsPerMinute,
+      MINUTE_MS,
+      now,
+      repo.presentedKeyMatches(hash),
+    ),
+    work: work(known),
+  });
+  if (!row) knownKeys.get(deps)?.delete(prefix);
+  const key = await admit(deps, actor, {
+    row,
+    presented,
+    scope: pending.scope,
+    now,
+    // The statement's own hit (`admit` reaches this only for a usable key whose hash matched: it counted one).
+    limit: async (keyId) =>
+      row?.allowed === null || row?.allowed === undefined
+        ? deps.limits.hit(limitKey(keyId), API_KEY_LIMITS.requestsPerMinute, MINUTE_MS, now)
+        : row.allowed
+          ? { allowed: true, retryAfterSeconds: 0, refused: 0 }
+          : {
+              allowed: false,
+              retryAfterSeconds: retryAfterSeconds(row.oldest, MINUTE_MS, now),
+              refused: Number(row.refused ?? 0),
+            },
+  });
+  return { key, value: row?.work as T };
 }

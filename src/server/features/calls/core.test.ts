@@ -1,8 +1,8 @@
 import { HttpError } from "@server/lib/errors";
 import { createEmployee, createEmployer } from "@test/fixtures";
-import { buildTestApp, type TestApp } from "@test/helpers";
+import { buildTestApp, openAgain, type TestApp } from "@test/helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callEvents, callStatusOf, customerHash } from "./index";
+import { callStatusOf, customerHash } from "./index";
 import { answerCheck, requestCheck, startCall } from "./service";
 
 let t: TestApp;
@@ -22,9 +22,15 @@ async function organisation() {
 
 const by = { actorId: null, actorEmail: null, ip: "192.0.2.1", via: "api:cpk_test" };
 
-function start(orgId: number, employeeId: number, customerRef: string, direction: "outbound" | "inbound") {
+function start(
+  orgId: number,
+  employeeId: number,
+  customerRef: string,
+  direction: "outbound" | "inbound",
+  app: TestApp = t,
+) {
   return startCall(
-    t.app.deps,
+    app.app.deps,
     { organisationId: orgId, by },
     {
       employee: { id: employeeId },
@@ -65,7 +71,7 @@ describe("callStatusOf, answerCheck and callEvents (what calls-status builds on)
     expect(status.calling).toEqual([]);
     expect(status.lastCallAt).toBeNull();
 
-    const changed = nextEvent((l) => callEvents.subscribeCustomer(org.org.id, hash, l));
+    const changed = nextEvent((l) => t.app.callEvents.subscribeCustomer(org.org.id, hash, l));
     const { call } = await start(org.org.id, org.ada.id, "C-1", "outbound");
     await changed;
     status = await callStatusOf(db, org.org.id, hash, t.clock.now());
@@ -84,7 +90,7 @@ describe("callStatusOf, answerCheck and callEvents (what calls-status builds on)
 
     // a check of the inbound call: the customer's latest check of an active call
     const inboundRow = { ...inbound.call, ended_at: null };
-    const checkChanged = nextEvent((l) => callEvents.subscribeCall(inbound.call.id, l));
+    const checkChanged = nextEvent((l) => t.app.callEvents.subscribeCall(inbound.call.id, l));
     const check = await requestCheck(t.app.deps, { organisationId: org.org.id, by }, inboundRow, null);
     await checkChanged;
     status = await callStatusOf(db, org.org.id, hash, t.clock.now());
@@ -126,7 +132,7 @@ describe("callStatusOf, answerCheck and callEvents (what calls-status builds on)
     ).rejects.toMatchObject({ statusCode: 404 });
 
     // answered once, even under concurrent answers
-    const answered = nextEvent((l) => callEvents.subscribeCustomer(org.org.id, hash, l));
+    const answered = nextEvent((l) => t.app.callEvents.subscribeCustomer(org.org.id, hash, l));
     const results = await Promise.allSettled([
       answerCheck(t.app.deps, {
         organisationId: org.org.id,
@@ -167,5 +173,26 @@ describe("callStatusOf, answerCheck and callEvents (what calls-status builds on)
     await expect(
       answerCheck(t.app.deps, { organisationId: org.org.id, checkId: check.id, answer: "confirmed", via: "component" }),
     ).rejects.toMatchObject({ statusCode: 409 });
+  });
+
+  it("each app instance has its own call events: a change made through another instance on the same database reaches this one's listeners, also once that instance closed", async () => {
+    const org = await organisation();
+    const hash = customerHash(t.config.appSecret, org.org.id, "C-5");
+    const database = await openAgain(t.database);
+    const second = await buildTestApp({ database: database ?? t.database, clock: t.clock });
+    try {
+      expect(second.app.callEvents).not.toBe(t.app.callEvents);
+      const heard = nextEvent((l) => t.app.callEvents.subscribeCustomer(org.org.id, hash, l));
+      await start(org.org.id, org.ada.id, "C-5", "outbound", second);
+      await heard;
+    } finally {
+      await second.app.close();
+      await database?.close();
+    }
+    // The other instance's close took only its own listening with it.
+    const heardAgain = nextEvent((l) => t.app.callEvents.subscribeCustomer(org.org.id, hash, l));
+    await start(org.org.id, org.bob.id, "C-5", "outbound");
+    await heardAgain;
+    expect((await callStatusOf(t.app.deps.db, org.org.id, hash, t.clock.now())).calling).toHaveLength(2);
   });
 });

@@ -8,7 +8,7 @@ import statusRoutes from "./status-routes";
 
 export { customerHash, openCustomerRef, sealCustomerRef } from "./customer";
 export { callsErrors } from "./errors";
-export { type CallEvents, callEvents } from "./live";
+export type { CallEvents } from "./live";
 export { CALL_EVENTS_CHANNEL } from "./repository";
 export { activeOwnCallId, answerCheck, type CallStatus, callStatusOf } from "./service";
 export { startDiallerCall } from "./v1-service";
@@ -27,7 +27,11 @@ export const callsFeature: Feature = {
   },
   jobs: [
     // Calls past their endsAt, of ended sessions or deactivated accounts end, and checks expire, within a second.
-    { name: "calls: ends and expiries", everyMs: CALL_LIMITS.sweepEveryMs, run: (app) => endDueCalls(app.deps) },
+    {
+      name: "calls: ends and expiries",
+      everyMs: CALL_LIMITS.sweepEveryMs,
+      run: (app) => endDueCalls(app.deps, app.callEvents),
+    },
     // At start, then hourly: calls older than RETENTION_CALLS_DAYS go.
     { name: "calls retention", everyMs: HOUR_MS, firstAfterMs: 5_000, run: (app) => applyCallsRetention(app.deps) },
   ],

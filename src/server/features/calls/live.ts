@@ -71,19 +71,18 @@ function safely(listener: Listener) {
   }
 }
 
-/** The process's one hub of call events, fed by every app's LISTEN connection (features/calls plugin). */
-export const callEvents = new CallEvents();
-
 declare module "fastify" {
   interface FastifyInstance {
+    /** this app's hub of call events, fed by its own LISTEN connection (two apps in one process: one each) */
     callEvents: CallEvents;
     callStreams: StreamsPerUser;
   }
 }
 
-/** The plugin that LISTENs on the call events channel and feeds `callEvents`. */
+/** The plugin that gives the app its `callEvents`, fed by its LISTEN on the call events channel. */
 export const callEventsPlugin = fp(
   async (app) => {
+    const callEvents = new CallEvents();
     app.decorate("callEvents", callEvents);
     const streams = new StreamsPerUser();
     app.decorate("callStreams", streams);
@@ -123,7 +122,7 @@ export type CallStreamState = {
  * call ends. Null when the user has too many streams open.
  */
 export function openCallStream(
-  streams: StreamsPerUser,
+  hub: { events: CallEvents; streams: StreamsPerUser },
   p: {
     userId: number;
     max: number;
@@ -142,7 +141,7 @@ export function openCallStream(
     for (const cleanup of cleanups) cleanup();
     body.end();
   };
-  const release = streams.open(p.userId, p.max, close);
+  const release = hub.streams.open(p.userId, p.max, close);
   if (!release) return null;
   body.write("retry: 2000\n\n");
   let lastCheck: string | null = null;
@@ -182,8 +181,8 @@ export function openCallStream(
   };
   const heartbeat = setInterval(() => body.write(": keep-alive\n\n"), HEARTBEAT_MS);
   cleanups.push(
-    callEvents.subscribeCall(p.callId, () => void look()),
-    callEvents.subscribeCustomer(p.organisationId, p.customerHash, () => void look()),
+    hub.events.subscribeCall(p.callId, () => void look()),
+    hub.events.subscribeCustomer(p.organisationId, p.customerHash, () => void look()),
     () => clearInterval(heartbeat),
     release,
   );

@@ -430,41 +430,56 @@ export async function answerPendingCheck(
   return row;
 }
 
-// ---- reads for the customer's status ----
+// ---- the customer's status ----
 
-export type CallingRow = { id: string; started_at: Date; full_name: string };
+/** What `customerStatusSql` evaluates to (times as ISO text). */
+export type CustomerStatusJson = {
+  calling: { callId: string; fullName: string; startedAt: string }[];
+  last: { startedAt: string; fullName: string } | null;
+  check: {
+    id: string;
+    callId: string;
+    direction: CallDirection;
+    status: CheckStatus;
+    fullName: string;
+    expiresAt: string;
+    answeredAt: string | null;
+  } | null;
+};
 
-/** The customer's active outbound calls, newest first. */
-export async function activeOutboundCalls(db: Db, organisationId: number, customerHash: string, now: Date) {
-  return db.rows<CallingRow>(sql`
-    select c.id, c.started_at, u.full_name from calls c join users u on u.id = c.user_id
-    where c.organisation_id = ${organisationId}::int and c.customer_hash = ${customerHash}::text
-      and c.direction = 'outbound' and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz
-    order by c.started_at desc, c.id desc`);
-}
+/**
+ * The customer's status with one organisation at `now` as one JSON value, over the calls' and checks'
+ * customer indexes: the active outbound calls (newest first; a call past its endsAt is ended, an inbound call
+ * is never here), the newest outbound call kept, and the newest check of an active call (either direction).
+ * A scalar expression, so a hot route can evaluate it inside its key's statement (api-keys `authenticateAnd`).
+ */
+export const customerStatusSql = (organisationId: number, customerHash: string, now: Date) => {
+  const at = iso(now);
+  const customer = (alias: string) =>
+    sql`${sql.raw(alias)}.organisation_id = ${organisationId}::int and ${sql.raw(alias)}.customer_hash = ${customerHash}::text`;
+  return sql`json_build_object(
+    'calling', (select coalesce(json_agg(json_build_object('callId', c.id, 'fullName', u.full_name,
+        'startedAt', ${isoSql(sql`c.started_at`)}) order by c.started_at desc, c.id desc), '[]'::json)
+      from calls c join users u on u.id = c.user_id
+      where ${customer("c")} and c.direction = 'outbound' and c.ended_at is null and c.ends_at > ${at}::timestamptz),
+    'last', (select json_build_object('startedAt', ${isoSql(sql`c.started_at`)}, 'fullName', u.full_name)
+      from calls c join users u on u.id = c.user_id
+      where ${customer("c")} and c.direction = 'outbound'
+      order by c.started_at desc, c.id desc limit 1),
+    'check', (select json_build_object('id', k.id, 'callId', k.call_id, 'direction', c.direction, 'status', k.status,
+        'fullName', u.full_name, 'expiresAt', ${isoSql(sql`k.expires_at`)}, 'answeredAt', ${isoSql(sql`k.answered_at`)})
+      from customer_checks k join calls c on c.id = k.call_id join users u on u.id = c.user_id
+      where ${customer("k")} and c.ended_at is null and c.ends_at > ${at}::timestamptz
+      order by k.created_at desc, k.id desc limit 1))`;
+};
 
-/** The newest outbound call kept for the customer (active or not). */
-export async function lastOutboundCall(db: Db, organisationId: number, customerHash: string) {
-  const [row] = await db.rows<{ started_at: Date; full_name: string }>(sql`
-    select c.started_at, u.full_name from calls c join users u on u.id = c.user_id
-    where c.organisation_id = ${organisationId}::int and c.customer_hash = ${customerHash}::text
-      and c.direction = 'outbound'
-    order by c.started_at desc, c.id desc limit 1`);
-  return row;
-}
-
-export type CustomerCheckRow = CheckRow & { direction: CallDirection; full_name: string };
-
-/** The customer's newest check of an active call, with the call's direction and employee. */
-export async function latestCheckOfActiveCall(db: Db, organisationId: number, customerHash: string, now: Date) {
-  const [row] = await db.rows<CustomerCheckRow>(sql`
-    select k.id, k.call_id, k.organisation_id, k.customer_hash, k.status, k.created_at, k.expires_at, k.answered_at,
-      k.answered_via, c.direction, u.full_name
-    from customer_checks k join calls c on c.id = k.call_id join users u on u.id = c.user_id
-    where k.organisation_id = ${organisationId}::int and k.customer_hash = ${customerHash}::text
-      and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz
-    order by k.created_at desc, k.id desc limit 1`);
-  return row;
+/** The customer's status, alone in its statement. */
+export async function customerStatus(db: Db, organisationId: number, customerHash: string, now: Date) {
+  const rows = await db.prepared<{ status: CustomerStatusJson }>(
+    "call_status_read",
+    sql`select ${customerStatusSql(organisationId, customerHash, now)} as status`,
+  );
+  return rows[0]?.status ?? { calling: [], last: null, check: null };
 }
 
 /** How many other employees have an active call with the same customer. */

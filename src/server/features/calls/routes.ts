@@ -130,14 +130,17 @@ export default async function callsRoutes(app: App) {
     },
     async (request, reply) => {
       const call = await calls.ownCallOf(app.deps, request.actor, request.params.id);
-      const stream = openCallStream(app.callStreams, {
-        userId: signedIn(request.actor).id,
-        max: CALL_LIMITS.streamsPerEmployee,
-        callId: call.id,
-        organisationId: call.organisation_id,
-        customerHash: call.customer_hash,
-        read: () => calls.callStreamState(app.deps, call),
-      });
+      const stream = openCallStream(
+        { events: app.callEvents, streams: app.callStreams },
+        {
+          userId: signedIn(request.actor).id,
+          max: CALL_LIMITS.streamsPerEmployee,
+          callId: call.id,
+          organisationId: call.organisation_id,
+          customerHash: call.customer_hash,
+          read: () => calls.callStreamState(app.deps, call),
+        },
+      );
       if (!stream) throw callsErrors.tooManyStreams();
       reply.raw.on("close", stream.close);
       sseHeaders(reply);

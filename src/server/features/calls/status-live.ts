@@ -4,16 +4,9 @@ import type { ComponentEnd, ComponentState } from "@shared/call-status-protocol"
 import type { Language } from "@shared/languages";
 import type { ReportBody } from "@shared/reports";
 import type { FastifyRequest } from "fastify";
-import { callEvents } from "./live";
-import { answerCheck } from "./service";
+import { answerCheck, callStatusOf } from "./service";
 import type { StatusStreams } from "./status-stream";
-import {
-  findTokensById,
-  readCustomerStatus,
-  STATUS_TOKENS_CHANNEL,
-  type StatusToken,
-  toComponentState,
-} from "./status-tokens";
+import { findTokensById, STATUS_TOKENS_CHANNEL, type StatusToken, toComponentState } from "./status-tokens";
 
 /** The note of a report sent with the button alone (a stored report holds at least one field). */
 export const NO_DETAILS = "Reported from the call-status component (no details given).";
@@ -22,8 +15,12 @@ export const NO_DETAILS = "Reported from the call-status component (no details g
 const RECHECK_EVERY_MS = 5_000;
 
 /** The customer's changes (calls-core's one LISTEN channel): the stream looks again. */
-export const subscribeCustomer = (organisationId: number, customerHash: string, listener: () => void) =>
-  callEvents.subscribeCustomer(organisationId, customerHash, listener);
+export const subscribeCustomer = (
+  app: Pick<App, "callEvents">,
+  organisationId: number,
+  customerHash: string,
+  listener: () => void,
+) => app.callEvents.subscribeCustomer(organisationId, customerHash, listener);
 
 /** A stream's look: its token as it is now, then the customer's state (or why the stream ends). */
 export async function look(
@@ -34,7 +31,7 @@ export async function look(
   const token = (await findTokensById(app.deps.db, [tokenId], now)).get(tokenId);
   if (!token) return { end: "revoked" };
   if (!token.usable) return { end: token.endReason ?? "revoked" };
-  const status = await readCustomerStatus(app.deps.db, token.organisationId, token.customerHash, now);
+  const status = await callStatusOf(app.deps.db, token.organisationId, token.customerHash, now);
   return { state: toComponentState(token, status, now) };
 }
 

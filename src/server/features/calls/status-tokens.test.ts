@@ -5,12 +5,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { callReports, callStatusTokens, customerChecks } from "@server/db/schema";
+import { deactivateOrganisation } from "@server/features/organisations";
 import { sha256 } from "@server/lib/crypto";
 import type { ApiKeyScope } from "@shared/api-keys";
 import { CALL_STATUS_LIMITS, type ComponentEnd, type ComponentState } from "@shared/call-status-protocol";
 import { openEventStream } from "@test/event-stream";
 import { createEmployee, createEmployer, TRUST_PROXY_ENV } from "@test/fixtures";
-import { buildTestApp, signIn, type TestApp } from "@test/helpers";
+import { buildTestApp, openAgain, signIn, type TestApp } from "@test/helpers";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NO_DETAILS, streamsOf } from "./status-live";
@@ -248,6 +249,50 @@ describe("POST /api/v1/customers/call-status", () => {
     // Ended: no longer calling, still the last call.
     expect((await v1(org.dialler.key, "POST", `/calls/${call.id}/end`, undefined)).status).toBe(200);
     expect(await status()).toEqual({ calling: [], lastCallAt: started, lastCaller: { firstName: "Ada" } });
+  });
+});
+
+describe("POST /api/v1/customers/call-status: the key checked in the read's own statement", () => {
+  it("a key that served it stops at once when revoked, here and on another instance on the same database; its prefix with another secret never served", async () => {
+    const org = await organisation();
+    const database = await openAgain(t.database);
+    const second = await buildTestApp({
+      database: database ?? t.database,
+      clock: t.clock,
+      env: TRUST_PROXY_ENV,
+      listen: true,
+    });
+    try {
+      const status = (key: string, url: string) =>
+        fetch(`${url}/api/v1/customers/call-status`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            "x-forwarded-for": freshAddress(),
+          },
+          body: JSON.stringify({ customerRef: REF }),
+        });
+      // Twice on each instance: the second request is checked in the read's statement (a key seen before).
+      for (const url of [t.url, second.url, t.url, second.url])
+        expect((await status(org.reader.key, url)).status).toBe(200);
+      const forged = `${org.reader.key.slice(0, 12)}${"A".repeat(org.reader.key.length - 12)}`;
+      for (const url of [t.url, second.url]) {
+        const refused = await status(forged, url);
+        expect(refused.status).toBe(401);
+        expect(await refused.json()).not.toHaveProperty("calling");
+      }
+      const revoked = await org.browser.request("DELETE", `/api/employer/api-keys/${org.reader.id}`);
+      expect(revoked.statusCode, revoked.body).toBe(200);
+      for (const url of [t.url, second.url]) expect((await status(org.reader.key, url)).status).toBe(401);
+      // The organisation deactivated: its other key, seen before, is refused at once too.
+      expect((await status(org.answerer.key, second.url)).status).toBe(200);
+      await deactivateOrganisation(t.database.db, org.org.id, t.clock.now());
+      for (const url of [t.url, second.url]) expect((await status(org.answerer.key, url)).status).toBe(401);
+    } finally {
+      await second.close();
+      await database?.close();
+    }
   });
 });
 

@@ -121,7 +121,12 @@ export function openStatusStream(
     }
   };
   const expiry = setTimeout(() => void look(), Math.max(0, p.msUntilExpiry) + 50);
-  const heartbeat = setInterval(() => body.write(": keep-alive\n\n"), HEARTBEAT_MS);
+  // The heartbeat also looks again: a wake-up lost between a look-up's commit and its publish (decision
+  // 010) shows within a heartbeat, not at the code's expiry.
+  const heartbeat = setInterval(() => {
+    body.write(": keep-alive\n\n");
+    void look();
+  }, HEARTBEAT_MS);
   cleanups.push(
     events.watch(p.first.id, () => void look()),
     () => clearTimeout(expiry),

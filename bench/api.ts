@@ -15,13 +15,11 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { type Database, openDatabase } from "@server/db/client";
-import { apiKeys, organisations, users } from "@server/db/schema";
-import { hmac, randomToken } from "@server/lib/crypto";
-import { API_KEY_SCOPES } from "@shared/api-keys";
 import { throwawayPostgres } from "@test/helpers";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { benchApp } from "./support/bench-app";
+import { seedOrganisation } from "./support/seed-organisation";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const AUDIT_EVENTS = Number(process.env.AUDIT_EVENTS ?? 50_000);
@@ -58,48 +56,15 @@ try {
   const orgs: { id: number; keys: string[]; employees: string[] }[] = [];
   for (let o = 0; o < ORGS; o++) {
     const domain = `bench${o}-${randomBytes(3).toString("hex")}.test`;
-    const [org] = await database.db
-      .insert(organisations)
-      .values({
+    orgs.push(
+      await seedOrganisation(database, config.appSecret, {
         companyName: `Bench ${o}`,
         domain,
-        website: `https://${domain}`,
-        websiteHost: domain,
-        createdAt: now,
-      })
-      .returning();
-    if (!org) throw new Error("no organisation");
-    const values = [
-      { email: `boss@${domain}`, role: "superuser" as const },
-      ...Array.from({ length: EMPLOYEES_PER_ORG }, (_, i) => ({
-        email: `agent${i}@${domain}`,
-        role: "client" as const,
-      })),
-    ].map((u) => ({
-      ...u,
-      fullName: "Bench Person",
-      passwordHash: "x",
-      status: "active" as const,
-      organisationId: org.id,
-      emailVerifiedAt: now,
-      createdAt: now,
-    }));
-    const inserted = await database.db.insert(users).values(values).returning({ id: users.id, email: users.email });
-    const boss = inserted[0];
-    if (!boss) throw new Error("no superuser");
-    const keys = Array.from({ length: KEYS_PER_ORG }, () => `cpk_${randomToken(32)}`);
-    await database.db.insert(apiKeys).values(
-      keys.map((key, i) => ({
-        organisationId: org.id,
-        name: `bench ${i}`,
-        scopes: [...API_KEY_SCOPES],
-        prefix: key.slice(0, 12),
-        keyHash: hmac(config.appSecret, "api-key", key),
-        createdBy: boss.id,
-        createdAt: now,
-      })),
+        employees: EMPLOYEES_PER_ORG,
+        keys: KEYS_PER_ORG,
+        now,
+      }),
     );
-    orgs.push({ id: org.id, keys, employees: inserted.slice(1).map((u) => u.email) });
   }
 
   // ---- POST /api/v1/codes ----

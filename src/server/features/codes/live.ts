@@ -1,7 +1,6 @@
 import { PassThrough } from "node:stream";
 import { StreamsPerUser } from "@server/lib/streams-per-user";
 import type { CodeStatus } from "@shared/codes";
-import type { FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import { CODE_EVENTS_CHANNEL } from "./repository";
 

@@ -1,0 +1,50 @@
+import type { Database } from "@server/db/client";
+import { apiKeys, organisations, users } from "@server/db/schema";
+import { hmac, randomToken } from "@server/lib/crypto";
+import { API_KEY_SCOPES } from "@shared/api-keys";
+
+/**
+ * A benchmark's organisation, written straight to the database: a superuser, `employees` employees with
+ * their e-mail proved, and `keys` API keys with every scope (the superuser's). Returns the keys in clear
+ * and the employees' e-mails.
+ */
+export async function seedOrganisation(
+  database: Database,
+  appSecret: string,
+  p: { companyName: string; domain: string; employees: number; keys: number; now: Date },
+): Promise<{ id: number; keys: string[]; employees: string[] }> {
+  const { domain, now } = p;
+  const [org] = await database.db
+    .insert(organisations)
+    .values({ companyName: p.companyName, domain, website: `https://${domain}`, websiteHost: domain, createdAt: now })
+    .returning();
+  if (!org) throw new Error("no organisation");
+  const people = [
+    { email: `boss@${domain}`, role: "superuser" as const },
+    ...Array.from({ length: p.employees }, (_, i) => ({ email: `agent${i}@${domain}`, role: "client" as const })),
+  ].map((u) => ({
+    ...u,
+    fullName: "Bench Person",
+    passwordHash: "x",
+    status: "active" as const,
+    organisationId: org.id,
+    emailVerifiedAt: now,
+    createdAt: now,
+  }));
+  const inserted = await database.db.insert(users).values(people).returning({ id: users.id, email: users.email });
+  const boss = inserted[0];
+  if (!boss) throw new Error("no superuser");
+  const keys = Array.from({ length: p.keys }, () => `cpk_${randomToken(32)}`);
+  await database.db.insert(apiKeys).values(
+    keys.map((key, i) => ({
+      organisationId: org.id,
+      name: `bench ${i}`,
+      scopes: [...API_KEY_SCOPES],
+      prefix: key.slice(0, 12),
+      keyHash: hmac(appSecret, "api-key", key),
+      createdBy: boss.id,
+      createdAt: now,
+    })),
+  );
+  return { id: org.id, keys, employees: inserted.slice(1).map((u) => u.email) };
+}

@@ -40,8 +40,7 @@ const EXCEPTIONS: Record<string, string> = {
   "calls → users":
     "the customer's status and the employee's call read the employee's name with the call in one statement (the status read is on the component's hot path)",
   "calls → organisations":
-    "the status read and the token check read the organisation's name and status with the call or token in one statement",
-  "calls → sessions": "a dashboard call ends with its session: the calls job finds calls whose session has ended",
+    "the status read and the token check read the organisation's name with the call or token in one statement (its status through organisationActiveSql)",
   "calls → audit_log":
     "a call's start, end and answer are audited in the same statement that changes the call (as decision 003's look-up)",
   "calls → webhook_deliveries":

@@ -1,4 +1,5 @@
 import { freshDatabase } from "@test/helpers";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
 import { RateLimiter } from "./rate-limit";
@@ -26,6 +27,36 @@ describe("rolling-window rate limiter in the database", () => {
     expect((await limits.hit("k1", 3, 60_000, at(62))).allowed).toBe(false);
     expect((await limits.hit("k1", 3, 60_000, at(81))).allowed).toBe(true);
     expect((await limits.hit("other", 3, 60_000, at(81))).allowed).toBe(true);
+  });
+
+  it("keeps a key's newest `limit` hits in time order, so a busy key's row stays small and a late clock's hit counts in its place", async () => {
+    const limits = new RateLimiter(database.db);
+    const t0 = new Date("2026-01-01T00:00:00Z").getTime();
+    const at = (s: number) => new Date(t0 + s * 1000);
+    for (let s = 0; s < 200; s += 2) expect((await limits.hit("k4", 3, 5_000, at(s))).allowed).toBe(true);
+    const [row] = await database.db.rows<{ hits: Date[] }>(sql`select hits from rate_limits where key = 'k4'`);
+    expect(row?.hits.map((h) => (h.getTime() - t0) / 1000)).toEqual([194, 196, 198]);
+
+    // a process whose clock is 5 s behind another's: its hit goes before the other's, and the window follows
+    expect((await limits.hit("k5", 3, 60_000, at(10))).allowed).toBe(true);
+    expect((await limits.hit("k5", 3, 60_000, at(5))).allowed).toBe(true);
+    expect((await limits.hit("k5", 3, 60_000, at(20))).allowed).toBe(true);
+    expect(await limits.hit("k5", 3, 60_000, at(30))).toEqual({ allowed: false, retryAfterSeconds: 35, refused: 1 });
+    expect((await limits.hit("k5", 3, 60_000, at(65))).allowed).toBe(true);
+    expect((await limits.hit("k5", 3, 60_000, at(66))).allowed).toBe(false);
+  });
+
+  it("a limit of 0 lets nothing through and counts the refusals in a row", async () => {
+    const limits = new RateLimiter(database.db);
+    const now = new Date("2026-01-01T00:00:00Z");
+    const seen = [];
+    for (let i = 0; i < 4; i++) seen.push(await limits.hit("k6", 0, 3_600_000, new Date(now.getTime() + i * 1000)));
+    expect(seen.map((r) => [r.allowed, r.refused])).toEqual([
+      [false, 1],
+      [false, 2],
+      [false, 3],
+      [false, 4],
+    ]);
   });
 
   it("peeks without counting, and release takes one hit back", async () => {

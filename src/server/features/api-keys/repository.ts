@@ -1,7 +1,8 @@
-import type { Db, Executor } from "@server/db/client";
+import { type Db, type Executor, type Statement, statement } from "@server/db/client";
 import { apiKeys } from "@server/db/schema";
 import { lockOrganisation, organisationActiveSql } from "@server/features/organisations";
 import { userActiveSql } from "@server/features/users";
+import { hitPlaceholders } from "@server/lib/rate-limit";
 import type { ApiKeyScope } from "@shared/api-keys";
 import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 
@@ -110,39 +111,46 @@ export async function findPresentedKey(db: Db, prefix: string): Promise<Presente
   return rows[0] ?? null;
 }
 
-/** What `findPresentedKeyAnd` answers: the key, its rate-limit hit (none unless it matched), the caller's work. */
+const $ = (name: string) => sql.placeholder(name);
+
+/** A hot route's key statement and its `work` alone (for a key checked already), each built once. */
+export type KeyedStatement = {
+  withKey: Statement;
+  alone: Statement;
+  /** sets the key's rate-limit hit's placeholders in a statement's values */
+  fillHit: ReturnType<typeof hitPlaceholders>["fill"];
+};
+
+/**
+ * `findPresentedKey`, the key's rate-limit hit and the caller's `work` in one statement (a hot route's one
+ * round trip), built once at module load like the look-up's: `work` is a scalar SQL expression over
+ * placeholders of its own (not `prefix`, `id`, `hash` or `key_…`), evaluated only when the hit was let
+ * through; the hit counts only when the key is usable and `hash` is its stored hash. The caller still compares
+ * the hash in constant time and checks the scope before it uses `work`. `id` is the key's id as seen before (a
+ * prefix names one key for good): no row when it differs.
+ */
+export function keyedStatement(label: string, work: SQL): KeyedStatement {
+  const hit = hitPlaceholders("key", sql`exists (select 1 from k where k.usable and k.key_hash = ${$("hash")}::text)`);
+  return {
+    withKey: statement(
+      `${label}_with_key`,
+      sql`with k as (${presentedKeySql} where k.prefix = ${$("prefix")}::text and k.id = ${$("id")}::int),
+        hit as (${hit.sql})
+        select k.*, hit.allowed, hit.oldest, hit.refused, case when hit.allowed then ${work} end as work
+        from k left join hit on true`,
+    ),
+    alone: statement(`${label}_alone`, sql`select ${work} as value`),
+    fillHit: hit.fill,
+  };
+}
+
+/** What a `keyedStatement`'s `withKey` answers: the key, its rate-limit hit (none unless it matched), the caller's work. */
 export type PresentedKeyAnd = PresentedKey & {
   allowed: boolean | null;
   oldest: Date | null;
   refused: number | null;
   work: unknown;
 };
-
-/**
- * `findPresentedKey`, the key's rate-limit hit and the caller's `work` in one statement (a hot route's one
- * round trip): the hit counts only when the key is usable and `hash` is its stored hash, and `work` (a scalar
- * SQL expression) is evaluated only when the hit was let through. The caller still compares the hash in
- * constant time and checks the scope before it uses `work`. `id` is the key's id as seen before (a prefix
- * names one key for good): no row when it differs.
- */
-export async function findPresentedKeyAnd(
-  db: Db,
-  label: string,
-  p: { prefix: string; id: number; hit: SQL; work: SQL },
-): Promise<PresentedKeyAnd | null> {
-  const rows = await db.prepared<PresentedKeyAnd>(
-    label,
-    sql`with k as (${presentedKeySql} where k.prefix = ${p.prefix}::text and k.id = ${p.id}::int),
-      hit as (${p.hit})
-      select k.*, hit.allowed, hit.oldest, hit.refused, case when hit.allowed then ${p.work} end as work
-      from k left join hit on true`,
-  );
-  return rows[0] ?? null;
-}
-
-/** The condition under which `findPresentedKeyAnd` counts the hit: the key usable and the hash its own. */
-export const presentedKeyMatches = (hash: string) =>
-  sql`exists (select 1 from k where k.usable and k.key_hash = ${hash}::text)`;
 
 /**
  * Records a use: `last_used_at` (written at most every `touchEveryMs`) and, when `auditKind` is due, that

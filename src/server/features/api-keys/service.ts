@@ -10,10 +10,9 @@ import {
   issueBearer,
   verifyBearer,
 } from "@server/lib/bearer";
-import { auditsRefusal, hitStatement, type LimitResult, retryAfterSeconds } from "@server/lib/rate-limit";
+import { auditsRefusal, hitValues, type LimitResult, retryAfterSeconds } from "@server/lib/rate-limit";
 import { API_KEY_LIMITS, type ApiKeyCreated, type ApiKeyItem, type ApiKeyScope } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { type SQL, sql } from "drizzle-orm";
 import { apiKeysErrors } from "./errors";
 import { keyCreatedMail, keysRevokedMail } from "./mails";
 import * as repo from "./repository";
@@ -319,36 +318,32 @@ export async function authenticateLater(
 }
 
 /**
- * A hot route's key check and its read in one round trip: `work(key)` is a scalar SQL expression (its value
- * is returned) evaluated in the key's own statement, after the key's rate-limit hit let it through; the
- * refusals are `authenticate`'s. A key checked already in onRequest runs `work` alone.
+ * A hot route's key check and its read in one round trip: `statement` (repository `keyedStatement`, built once)
+ * evaluates the route's work, with the placeholders `values(key)` fills, in the key's own statement after the
+ * key's rate-limit hit let it through; the refusals are `authenticate`'s. A key checked already in onRequest
+ * runs the work alone.
  */
 export async function authenticateAnd<T>(
   deps: Deps,
   actor: Actor,
   pending: PendingKey,
-  label: string,
-  work: (key: KnownKey) => SQL,
+  statement: repo.KeyedStatement,
+  values: (key: KnownKey) => Record<string, unknown>,
 ): Promise<{ key: ApiKeyCaller; value: T }> {
   if ("checked" in pending) {
-    const rows = await deps.db.prepared<{ value: T }>(`${label}_alone`, sql`select ${work(pending.checked)} as value`);
+    const rows = await deps.db.run<{ value: T }>(statement.alone, values(pending.checked));
     return { key: pending.checked, value: rows[0]?.value as T };
   }
   const now = deps.clock.now();
   const { known, prefix, presented } = pending;
-  const hash = bearerHash(deps.config.appSecret, API_KEY_BEARER, presented);
-  const row = await repo.findPresentedKeyAnd(deps.db, `${label}_with_key`, {
+  const filled: Record<string, unknown> = {
+    ...values(known),
     prefix,
     id: known.id,
-    hit: hitStatement(
-      limitKey(known.id),
-      API_KEY_LIMITS.requestsPerMinute,
-      MINUTE_MS,
-      now,
-      repo.presentedKeyMatches(hash),
-    ),
-    work: work(known),
-  });
+    hash: bearerHash(deps.config.appSecret, API_KEY_BEARER, presented),
+  };
+  statement.fillHit(filled, hitValues(limitKey(known.id), API_KEY_LIMITS.requestsPerMinute, MINUTE_MS, now));
+  const [row = null] = await deps.db.run<repo.PresentedKeyAnd>(statement.withKey, filled);
   if (!row) knownKeys.get(deps)?.delete(prefix);
   const key = await admit(deps, actor, {
     row,

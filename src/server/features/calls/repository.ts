@@ -1,4 +1,6 @@
 import type { Db, Executor } from "@server/db/client";
+import { organisationActiveSql } from "@server/features/organisations";
+import { sessionIdSql, sessionLiveSql, userActiveSql } from "@server/features/users";
 import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import { CALL_LIMITS, type CallDirection, type CheckStatus } from "@shared/calls";
@@ -108,6 +110,13 @@ export async function endCallsOfErased(tx: Executor, userId: number, now: Date) 
     update customer_checks k set status = 'expired' from ended where k.call_id = ended.id and k.status = 'pending'`);
 }
 
+/** A call `c` started from a dashboard session that has since ended (signed out or expired) at `at`. */
+export const callSignedOutSql = (at: SQL) =>
+  sql`(c.session_id is not null and not ${sessionLiveSql(sql`c.session_id`, at)})`;
+
+/** A call `c` whose employee is no longer active or whose organisation is deactivated (their owners' rules). */
+export const callerDeactivatedSql = sql`not (${userActiveSql(sql`c.user_id`)} and ${organisationActiveSql(sql`c.organisation_id`)})`;
+
 /** What the calls job has to do now, in one cheap read (the partial indexes hold only active calls and pending checks). */
 export async function dueWork(db: Db, now: Date) {
   const at = iso(now);
@@ -122,10 +131,8 @@ export async function dueWork(db: Db, now: Date) {
       least((select min(c.ends_at) from calls c where c.ended_at is null),
         (select min(k.expires_at) from customer_checks k where k.status = 'pending')) as next,
       exists (select 1 from calls c where c.ended_at is null and c.ends_at <= ${at}::timestamptz) as due,
-      exists (select 1 from calls c where c.ended_at is null and c.session_id is not null
-        and not exists (select 1 from sessions s where s.id = c.session_id and s.expires_at > ${at}::timestamptz)) as signed_out,
-      exists (select 1 from calls c join users u on u.id = c.user_id left join organisations o on o.id = u.organisation_id
-        where c.ended_at is null and (u.status <> 'active' or o.status is distinct from 'active')) as deactivated,
+      exists (select 1 from calls c where c.ended_at is null and ${callSignedOutSql(sql`${at}::timestamptz`)}) as signed_out,
+      exists (select 1 from calls c where c.ended_at is null and ${callerDeactivatedSql}) as deactivated,
       exists (select 1 from customer_checks k where k.status = 'pending' and k.expires_at <= ${at}::timestamptz) as checks`);
   return row ?? { due: false, signed_out: false, deactivated: false, checks: false, next: null };
 }
@@ -191,7 +198,7 @@ export async function insertCall(
         session_id, started_at, renewed_at, ends_at, sequence)
       values (${p.id}::text, ${p.organisationId}::int, ${p.userId}::int, ${p.customerHash}::text,
         ${p.customerSealed}::text, ${p.direction}::text, ${p.startedVia}::text,
-        (select s.id from sessions s where s.token_hash = ${p.sessionHash}::text), ${now}::timestamptz,
+        ${sessionIdSql(sql`${p.sessionHash}::text`)}, ${now}::timestamptz,
         ${now}::timestamptz, ${endsAt}::timestamptz, 1)
       returning *, id as call_id
     ),
@@ -451,10 +458,10 @@ export type CustomerStatusJson = {
  * The customer's status with one organisation at `now` as one JSON value, over the calls' and checks'
  * customer indexes: the active outbound calls (newest first; a call past its endsAt is ended, an inbound call
  * is never here), the newest outbound call kept, and the newest check of an active call (either direction).
- * A scalar expression, so a hot route can evaluate it inside its key's statement (api-keys `authenticateAnd`).
+ * A scalar expression over three SQL values (the organisation's id, the customer's hash and the time as ISO
+ * text), so a hot route can evaluate it inside its key's statement, built once (api-keys `keyedStatement`).
  */
-export const customerStatusSql = (organisationId: number, customerHash: string, now: Date) => {
-  const at = iso(now);
+export const customerStatusSql = (organisationId: SQL, customerHash: SQL, at: SQL) => {
   const customer = (alias: string) =>
     sql`${sql.raw(alias)}.organisation_id = ${organisationId}::int and ${sql.raw(alias)}.customer_hash = ${customerHash}::text`;
   return sql`json_build_object(
@@ -477,7 +484,7 @@ export const customerStatusSql = (organisationId: number, customerHash: string, 
 export async function customerStatus(db: Db, organisationId: number, customerHash: string, now: Date) {
   const rows = await db.prepared<{ status: CustomerStatusJson }>(
     "call_status_read",
-    sql`select ${customerStatusSql(organisationId, customerHash, now)} as status`,
+    sql`select ${customerStatusSql(sql`${organisationId}`, sql`${customerHash}`, sql`${iso(now)}`)} as status`,
   );
   return rows[0]?.status ?? { calling: [], last: null, check: null };
 }

@@ -452,8 +452,7 @@ export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
   }
   if (work.signed_out) {
     const ended = await repo.endCalls(deps.db, {
-      where: sql`c.session_id is not null and not exists (
-        select 1 from sessions s where s.id = c.session_id and s.expires_at > ${now.toISOString()}::timestamptz)`,
+      where: repo.callSignedOutSql(sql`${now.toISOString()}::timestamptz`),
       reason: "session-ended",
       now,
       by: system,
@@ -462,8 +461,7 @@ export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
   }
   if (work.deactivated) {
     const ended = await repo.endCalls(deps.db, {
-      where: sql`exists (select 1 from users u left join organisations o on o.id = u.organisation_id
-        where u.id = c.user_id and (u.status <> 'active' or o.status is distinct from 'active'))`,
+      where: repo.callerDeactivatedSql,
       reason: "deactivated",
       now,
       by: system,

@@ -1,4 +1,4 @@
-import { authenticateAnd, authenticateLater, type PendingKey } from "@server/features/api-keys";
+import { authenticateAnd, authenticateLater, keyedStatement, type PendingKey } from "@server/features/api-keys";
 import { organisationActiveSql } from "@server/features/organisations";
 import { verifiedSitesSql } from "@server/features/sites";
 import { ANONYMOUS_READ_ONLY } from "@server/lib/anonymous-access";
@@ -41,6 +41,16 @@ declare module "fastify" {}
 const security = [{ apiKey: [] }];
 const refusals = { 401: errorAnswer, 403: errorAnswer, 429: errorAnswer };
 const componentSecurity = [{ statusToken: [] }];
+
+/** `POST /api/v1/customers/call-status`'s one statement: the key, its rate-limit hit and the customer's status. */
+const CALL_STATUS = keyedStatement(
+  "call_status",
+  customerStatusSql(
+    sql`${sql.placeholder("organisation_id")}`,
+    sql`${sql.placeholder("customer_hash")}`,
+    sql`${sql.placeholder("now")}`,
+  ),
+);
 
 /** The CORS headers of an answer to the token's own origin: that origin only, never credentials. */
 const corsTo = (origin: string) => ({
@@ -129,13 +139,12 @@ export default async function statusRoutes(app: App) {
         app.deps,
         request.actor,
         pending,
-        "call_status",
-        (key) =>
-          customerStatusSql(
-            key.organisationId,
-            customerHash(app.deps.config.appSecret, key.organisationId, request.body.customerRef),
-            now,
-          ),
+        CALL_STATUS,
+        (key) => ({
+          organisation_id: key.organisationId,
+          customer_hash: customerHash(app.deps.config.appSecret, key.organisationId, request.body.customerRef),
+          now: now.toISOString(),
+        }),
       );
       return toCallStatusAnswer(toCallStatus(value, now));
     },

@@ -1,6 +1,7 @@
 import type { Deps } from "@server/context";
 import type { Db } from "@server/db/client";
 import type { ApiKeyCaller } from "@server/features/api-keys";
+import { organisationActiveSql } from "@server/features/organisations";
 import { siteAmongSql } from "@server/features/sites";
 import { randomToken, sha256 } from "@server/lib/crypto";
 import { HttpError } from "@server/lib/errors";
@@ -163,7 +164,7 @@ type TokenRow = {
 const tokenColumns = (now: string) => sql`
   t.id, t.organisation_id, t.customer_hash, t.origin, t.can_answer, t.expires_at, o.company_name,
   t.expires_at <= ${now}::timestamptz as expired,
-  (t.revoked_at is not null or o.status <> 'active'
+  (t.revoked_at is not null or not ${organisationActiveSql(sql`t.organisation_id`)}
     or (t.api_key_id is not null
       and not exists (select 1 from api_keys k where k.id = t.api_key_id and k.revoked_at is null))) as revoked`;
 

@@ -20,6 +20,16 @@ export function userActiveSql(id: SQL): SQL {
   return sql`exists (select 1 from users u where u.id = ${id} and u.status = 'active')`;
 }
 
+/** Whether the session `id` (an SQL expression) is still signed in at `at` (a timestamptz expression): a dashboard call's. */
+export function sessionLiveSql(id: SQL, at: SQL): SQL {
+  return sql`exists (select 1 from sessions s where s.id = ${id} and s.expires_at > ${at})`;
+}
+
+/** The id of the session whose token hashes to `tokenHash` (an SQL expression; null when none), inside another statement. */
+export function sessionIdSql(tokenHash: SQL): SQL {
+  return sql`(select s.id from sessions s where s.token_hash = ${tokenHash})`;
+}
+
 // ---- one account ----
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {

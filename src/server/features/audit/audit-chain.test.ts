@@ -115,6 +115,42 @@ describe("the tamper-evident audit log", () => {
     expect(await check({ position: head!.position, mac: "forged" })).toMatchObject({ intact: false });
   });
 
+  it.skipIf(!process.env.TEST_DATABASE_URL || process.env.TEST_DB !== "postgres")(
+    "chains a backlog batch after batch, and an event that commits late below the last one chained, once, in a later run",
+    async () => {
+      const pool = (t.database as { pool?: import("pg").Pool }).pool;
+      if (!pool) throw new Error("no pool on PostgreSQL");
+      // A writer that took its event's id and has not committed yet
+      const late = await pool.connect();
+      try {
+        await late.query("begin");
+        const { rows } = await late.query(
+          "insert into audit_log (at, action, outcome) values (now(), 'test.late', 'success') returning id",
+        );
+        const lateId = Number(rows[0].id);
+        for (let i = 0; i < 35; i++) {
+          await t.database.db.execute(
+            sql`insert into audit_log (at, action, outcome) values (now(), 'test.backlog', 'success')`,
+          );
+        }
+        // batches of 10: four reads above the last event chained, one look from the mark
+        await checkpointAudit(t.app.deps, 10);
+        const chainedIds = async () =>
+          (await t.database.db.select({ id: auditChain.eventId }).from(auditChain)).map((r) => Number(r.id));
+        expect(await chainedIds()).not.toContain(lateId);
+        expect((await check()).intact).toBe(true);
+        await late.query("commit");
+      } finally {
+        late.release();
+      }
+      await checkpointAudit(t.app.deps, 10);
+      const all = (await ids()).sort((a, b) => a - b);
+      const chain = (await t.database.db.select({ id: auditChain.eventId }).from(auditChain)).map((r) => Number(r.id));
+      expect(chain.sort((a, b) => a - b)).toEqual(all);
+      expect(await check()).toMatchObject({ intact: true, pending: 0 });
+    },
+  );
+
   it("stays intact after the product's own changes: erasure, cutting addresses, retention", async () => {
     const { alice } = await history();
     await checkpointAudit(t.app.deps);

@@ -150,10 +150,13 @@ async function chainHead(tx: Executor): Promise<{ position: number; mac: string 
 
 /**
  * Events not chained yet: those above the mark (`audit_chain_mark.below`, every event at or below it is
- * chained) without a chain row. The mark keeps this a look at the newest events only, whatever the history.
+ * chained) without a chain row. The mark keeps this a look at the newest events only, whatever the history;
+ * the chain's side is bounded too, or a plan that joins by hash or merge reads the whole chain (4.8 ms at 32,000
+ * events, against 0.08 ms bounded).
  */
 const unchainedSql = (below: number) =>
-  sql`audit_log a where a.id > ${below}::bigint and not exists (select 1 from audit_chain c where c.event_id = a.id)`;
+  sql`audit_log a where a.id > ${below}::bigint
+    and not exists (select 1 from audit_chain c where c.event_id = a.id and c.event_id > ${below}::bigint)`;
 
 type Mark = { below: number; candidate: number | null; ended: boolean | null };
 
@@ -173,17 +176,26 @@ async function chainMark(tx: Executor): Promise<Mark> {
 }
 
 /**
- * Moves the mark, after a run that chained every event it could see above it. An event id is taken when the
- * row is inserted, so an event with a smaller id than the newest may still be in a transaction that has not
- * ended: the newest id seen (`candidate`) becomes the mark only once every transaction running when it was
- * read has ended (the snapshot's xmin has passed that snapshot's xmax); the next run then chains anything
- * they wrote. A long transaction holds the mark back, never loses an event. (The id is drawn within the
- * INSERT that writes the row and takes a transaction id: a process stalled between those two instants past a
- * whole run would leave its event unchained, which \`audit verify\` names, as it names an inserted one.)
+ * Moves the mark at a look from it, whose first unchained event is `firstUnchained` (null: none). An event id is
+ * taken when the row is inserted, so an event with a smaller id than the newest may still be in a transaction
+ * that has not ended: the newest id seen (`candidate`) is reachable only once every transaction running when it
+ * was read has ended (the snapshot's xmin has passed that snapshot's xmax). Then every event up to it is visible,
+ * so every event below the first unchained one, up to the candidate, is chained: the mark moves there. Once it
+ * reaches the candidate, the newest id now is the next candidate. A long transaction holds the mark back, never
+ * loses an event. (The id is drawn within the INSERT that writes the row and takes a transaction id: a process
+ * stalled between those two instants past a whole run would leave its event unchained, which \`audit verify\`
+ * names, as it names an inserted one.)
  */
-async function moveMark(tx: Executor, mark: Mark) {
+async function moveMark(tx: Executor, mark: Mark, firstUnchained: number | null) {
   if (mark.candidate !== null && !mark.ended) return;
-  const below = mark.candidate ?? mark.below;
+  const reach = mark.candidate ?? mark.below;
+  const below = firstUnchained === null ? reach : Math.min(reach, firstUnchained - 1);
+  if (below < reach) {
+    await tx.execute(
+      sql`update audit_chain_mark set below = ${below}::bigint where id = 1 and below <> ${below}::bigint`,
+    );
+    return;
+  }
   await tx.execute(sql`
     insert into audit_chain_mark (id, below, candidate, candidate_xmax)
     select 1, ${below}::bigint, coalesce(max(id), ${below}::bigint), pg_snapshot_xmax(pg_current_snapshot())::text
@@ -213,6 +225,10 @@ export async function checkpointAudit(
 ): Promise<{ position: number; mac: string } | null> {
   const k = key(deps.config.appSecret);
   let head: { position: number; mac: string } | null = null;
+  // A run looks from the mark once, then above the last event it chained: from the mark, batch n walked past the
+  // n - 1 batches chained before it (under 2,000 events a second, 10.5-14.5 ms a batch). An event that commits
+  // late below that point waits for the next run's look from the mark.
+  let after: number | null = null;
   for (;;) {
     const done = await deps.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${CHAIN_LOCK})`);
@@ -221,9 +237,9 @@ export async function checkpointAudit(
       const rows = rowsOf(
         await tx.execute(sql`
           select id, at, action, actor_id, actor_email, organisation_id, target, ip, outcome, detail
-          from ${unchainedSql(mark.below)} order by a.id limit ${batch}`),
+          from ${unchainedSql(after ?? mark.below)} order by a.id limit ${batch}`),
       );
-      if (rows.length < batch) await moveMark(tx, mark);
+      if (after === null) await moveMark(tx, mark, rows[0] ? Number(rows[0].id) : null);
       if (rows.length === 0) return null;
       let { mac } = await chainHead(tx);
       const positions = rowsOf(
@@ -267,12 +283,13 @@ export async function checkpointAudit(
         insert into audit_checkpoints (at, kind, position, mac, signature)
         values (${deps.clock.now().toISOString()}::timestamptz, 'head', ${last.position}, ${last.mac},
           ${sign(k, "head", last.position, last.mac)})`);
-      return { position: last.position, mac: last.mac, count: rows.length };
+      return { position: last.position, mac: last.mac, count: rows.length, lastId: last.id };
     });
     if (!done) return head;
     head = { position: done.position, mac: done.mac };
     deps.log.info({ position: done.position, hash: done.mac, events: done.count }, "audit checkpoint");
     if (done.count < batch) return head;
+    after = done.lastId;
     // Let the requests that queued behind this batch run before the next one.
     await new Promise((resolve) => setImmediate(resolve));
   }

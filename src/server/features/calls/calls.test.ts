@@ -344,8 +344,9 @@ describe("the employee's calls (/api/calls)", () => {
 
   it("one active call per employee under concurrent starts; disowning an API call raises an alert", async () => {
     const org = await employee();
+    // 12 at once: with 4 tries each, some start lost to others more often than that and answered a 500
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
+      Array.from({ length: 12 }, (_, i) =>
         org.browser.post("/api/calls", { customerRef: `R-${i}`, direction: "inbound" }),
       ),
     );
@@ -379,7 +380,7 @@ describe("the employee's calls (/api/calls)", () => {
       fullName: org.ada.fullName,
       organisationId: org.org.id,
     })) as unknown[];
-    expect(exported).toHaveLength(7);
+    expect(exported).toHaveLength(results.length + 1);
     expect(JSON.stringify(exported)).not.toContain(REF);
     expect(JSON.stringify(exported)).not.toContain("R-1");
   });

@@ -172,6 +172,10 @@ export async function startCall(
   );
   if (!perOrganisation.allowed) throw callsErrors.tooManyOrganisationStarts(perOrganisation.retryAfterSeconds);
   const sealed = sealCustomerRef(deps.config.appSecret, who.organisationId, p.customerRef);
+  // Concurrent starts for one employee: each ends the active call and inserts its own; an insert that meets
+  // another start's new call (the one-active-call index) ends that one and tries again. Each failed try is some
+  // other start's success, and every start took one of the employee's hourly starts above, so no start fails
+  // more often than that limit (4 tries were too few: 6 concurrent starts through PgBouncer answered a 500).
   for (let attempt = 0; ; attempt++) {
     await repo.endCalls(deps.db, {
       where: sql`c.user_id = ${p.employee.id}::int`,
@@ -194,7 +198,7 @@ export async function startCall(
       });
       return { call, renewed: false };
     } catch (err) {
-      if (!isUniqueViolation(err) || attempt >= 4) throw err;
+      if (!isUniqueViolation(err) || attempt >= CALL_LIMITS.startsPerEmployeePerHour) throw err;
     }
   }
 }

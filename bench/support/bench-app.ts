@@ -1,8 +1,38 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { buildApp } from "@server/app";
 import { loadConfig } from "@server/config";
-import type { Database } from "@server/db/client";
+import { type Database, openDatabase } from "@server/db/client";
 import { smtpMailer } from "@server/mail/mailer";
+import { throwawayPostgres } from "@test/helpers";
+
+/**
+ * A bench server's database: PGlite on disk in a new directory, or with BENCH_ENGINE=postgres a fresh
+ * database on BENCH_DATABASE_URL's server (named cp_`name`_…). `dispose` closes it, drops it and removes the directory.
+ */
+export async function benchDatabase(name: string) {
+  const engine = process.env.BENCH_ENGINE === "postgres" ? ("postgres" as const) : ("pglite" as const);
+  const dataDir = mkdtempSync(path.join(tmpdir(), `callproof-${name}-`));
+  let database: Database;
+  let drop = async () => {};
+  if (engine === "postgres") {
+    const base = process.env.BENCH_DATABASE_URL;
+    if (!base) throw new Error("BENCH_ENGINE=postgres needs BENCH_DATABASE_URL");
+    const scratch = await throwawayPostgres(base, `cp_${name.replaceAll("-", "_")}`);
+    database = await openDatabase({ databaseUrl: scratch.url, directUrl: scratch.url });
+    drop = scratch.drop;
+  } else {
+    database = await openDatabase({ dataDir: path.join(dataDir, "db") });
+  }
+  const dispose = async () => {
+    await database.close();
+    await drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { engine, database, dataDir, dispose };
+}
 
 /**
  * The whole product as the benchmarks run it: a fresh secret, the client IP taken from X-Forwarded-For

@@ -6,32 +6,14 @@
  * `{"url", "origin", "keys", "employees"}` once listening; SIGTERM closes it (and drops its database).
  *   BENCH_ENGINE=pglite | postgres   (postgres needs BENCH_DATABASE_URL)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { type Database, openDatabase } from "@server/db/client";
 import { apiKeys, organisationSites, organisations, sessions, users } from "@server/db/schema";
 import { hmac, randomToken, sha256 } from "@server/lib/crypto";
 import type { ApiKeyScope } from "@shared/api-keys";
-import { throwawayPostgres } from "@test/helpers";
-import { benchApp } from "./bench-app";
+import { benchApp, benchDatabase } from "./bench-app";
 import { seedBench } from "./naive-verify";
 
-const engine = process.env.BENCH_ENGINE === "postgres" ? "postgres" : "pglite";
 const EMPLOYEES = Number(process.env.BENCH_EMPLOYEES ?? 400);
-const dataDir = mkdtempSync(path.join(tmpdir(), "callproof-bench-calls-"));
-let database: Database;
-let dropDatabase = async () => {};
-
-if (engine === "postgres") {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) throw new Error("BENCH_ENGINE=postgres needs BENCH_DATABASE_URL");
-  const scratch = await throwawayPostgres(base, "cp_bench");
-  database = await openDatabase({ databaseUrl: scratch.url, directUrl: scratch.url });
-  dropDatabase = scratch.drop;
-} else {
-  database = await openDatabase({ dataDir: path.join(dataDir, "db") });
-}
+const { engine, database, dataDir, dispose } = await benchDatabase("bench-calls");
 
 const { config, app } = await benchApp(database, dataDir);
 await seedBench(database);
@@ -155,8 +137,6 @@ console.log(JSON.stringify({ url, engine, origin: "https://www.bank.example", ke
 
 process.on("SIGTERM", async () => {
   await app.close();
-  await database.close();
-  await dropDatabase();
-  rmSync(dataDir, { recursive: true, force: true });
+  await dispose();
   process.exit(0);
 });

@@ -6,29 +6,13 @@
  * SIGTERM closes it and drops its database.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { type Database, openDatabase } from "@server/db/client";
-import { throwawayPostgres } from "@test/helpers";
-import { benchApp } from "./bench-app";
+import { benchApp, benchDatabase } from "./bench-app";
 import { seedOrganisation } from "./seed-organisation";
 
 const employeesWanted = Number(process.env.BENCH_EMPLOYEES ?? 400);
 /** A key takes 600 calls a minute: enough keys that issuing, streams and status reads never wait on one. */
 const KEYS = 20;
-const dataDir = mkdtempSync(path.join(tmpdir(), "callproof-bench-success-"));
-let database: Database;
-let drop = async () => {};
-if (process.env.BENCH_ENGINE === "postgres") {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) throw new Error("BENCH_ENGINE=postgres needs BENCH_DATABASE_URL");
-  const scratch = await throwawayPostgres(base, "cp_bench_success");
-  database = await openDatabase({ databaseUrl: scratch.url });
-  drop = scratch.drop;
-} else {
-  database = await openDatabase({ dataDir: path.join(dataDir, "db") });
-}
+const { database, dataDir, dispose } = await benchDatabase("bench-success");
 const { config, app } = await benchApp(database, dataDir);
 
 const now = new Date();
@@ -46,8 +30,6 @@ console.log(JSON.stringify({ url, keys, employees }));
 
 process.on("SIGTERM", async () => {
   await app.close();
-  await database.close();
-  await drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await dispose();
   process.exit(0);
 });

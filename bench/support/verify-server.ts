@@ -10,7 +10,6 @@ import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Database, openDatabase } from "@server/db/client";
-import { checkpointAudit } from "@server/features/audit";
 import { codeHash } from "@server/features/codes/service";
 import { parseWords } from "@server/features/codes/words";
 import { rateLimited } from "@server/lib/errors";
@@ -84,20 +83,6 @@ function baseline(prepared: boolean) {
       : { verified: false, message: MESSAGES.codeNotVerified };
   };
 }
-/**
- * Every audit row a look-up writes (the product's and the baselines' alike) is given its place in the audit
- * chain later, by the checkpoint job. verify.ts calls this after each run, so each route is charged the
- * checkpoint of its own rows: the job's 20 s turns otherwise fall in whichever route's run is going on,
- * and that route pays for the rows of the route before it.
- */
-app.post("/bench/checkpoint", async () => {
-  const [pending] = await app.deps.db.rows<{ n: number }>(
-    sql`select count(*)::int as n from audit_log a where not exists (select 1 from audit_chain c where c.event_id = a.id)`,
-  );
-  const start = performance.now();
-  await checkpointAudit(app.deps);
-  return { events: pending?.n ?? 0, ms: performance.now() - start };
-});
 app.post("/bench/baseline-verify", { schema: { body: verifyBody } }, baseline(false));
 app.post("/bench/baseline-prepared-verify", { schema: { body: verifyBody } }, baseline(true));
 

@@ -295,7 +295,8 @@ function pgliteQueries(client: Pick<PGlite | PgliteThread, "query" | "exec">): R
     }
     await prepared;
     // The simple protocol: one message, no parse/describe round of its own for this small statement.
-    const [result] = await client.exec(`execute ${name}(${params.map(literal).join(", ")})`);
+    const args = params.length === 0 ? "" : `(${params.map(literal).join(", ")})`;
+    const [result] = await client.exec(`execute ${name}${args}`);
     return normalised<T>((result?.rows ?? []) as Record<string, unknown>[], result?.fields ?? []);
   }
 }

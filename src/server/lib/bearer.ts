@@ -59,18 +59,19 @@ export function issueBearer(appSecret: string, kind: BearerKind) {
  * Whether `credential` is the one whose stored hash is `stored` (undefined: no row was found), in time that
  * does not depend on either: `"current"` for the HMAC, `"legacy"` when `acceptLegacySha256` is set and
  * `stored` is the plain SHA-256 of an older scheme (SCIM tokens created before the HMAC: the caller
- * re-stores the HMAC then, so the row holds the plain hash no longer), null otherwise.
+ * re-stores the HMAC then, so the row holds the plain hash no longer), null otherwise. `presentedHash`: the
+ * credential's `bearerHash`, when the caller computed it already (a hot route's statement compared it).
  */
 export function verifyBearer(
   appSecret: string,
   kind: BearerKind,
   credential: string | null,
   stored: string | undefined,
-  opts: { acceptLegacySha256?: boolean } = {},
+  opts: { acceptLegacySha256?: boolean; presentedHash?: string } = {},
 ): "current" | "legacy" | null {
   const presented = credential ?? "";
   const expected = stored ?? bearerHash(appSecret, kind, `${kind.purpose}:no-such-credential`);
-  const current = safeEqual(bearerHash(appSecret, kind, presented), expected);
+  const current = safeEqual(opts.presentedHash ?? bearerHash(appSecret, kind, presented), expected);
   const legacy = opts.acceptLegacySha256 === true && safeEqual(sha256(presented), expected);
   if (credential === null || stored === undefined) return null;
   return current ? "current" : legacy ? "legacy" : null;

@@ -202,13 +202,18 @@ async function admit(
   p: {
     row: repo.PresentedKey | null;
     presented: string;
+    /** the presented key's hash, when computed already */
+    presentedHash?: string;
     scope: ApiKeyScope;
     now: Date;
     limit: (keyId: number) => Promise<LimitResult>;
   },
 ): Promise<ApiKeyCaller> {
   const { row, now } = p;
-  const equal = verifyBearer(deps.config.appSecret, API_KEY_BEARER, p.presented, row?.key_hash) !== null;
+  const equal =
+    verifyBearer(deps.config.appSecret, API_KEY_BEARER, p.presented, row?.key_hash, {
+      presentedHash: p.presentedHash,
+    }) !== null;
   if (!row || !equal) return refuseCall(deps, actor, "unknown key", now);
   if (!row.usable) return refuseCall(deps, actor, "revoked key", now);
 
@@ -336,18 +341,15 @@ export async function authenticateAnd<T>(
   }
   const now = deps.clock.now();
   const { known, prefix, presented } = pending;
-  const filled: Record<string, unknown> = {
-    ...values(known),
-    prefix,
-    id: known.id,
-    hash: bearerHash(deps.config.appSecret, API_KEY_BEARER, presented),
-  };
+  const hash = bearerHash(deps.config.appSecret, API_KEY_BEARER, presented);
+  const filled: Record<string, unknown> = { ...values(known), prefix, id: known.id, hash };
   statement.fillHit(filled, hitValues(limitKey(known.id), API_KEY_LIMITS.requestsPerMinute, MINUTE_MS, now));
   const [row = null] = await deps.db.run<repo.PresentedKeyAnd>(statement.withKey, filled);
   if (!row) knownKeys.get(deps)?.delete(prefix);
   const key = await admit(deps, actor, {
     row,
     presented,
+    presentedHash: hash,
     scope: pending.scope,
     now,
     // The statement's own hit (`admit` reaches this only for a usable key whose hash matched: it counted one).

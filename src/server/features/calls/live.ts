@@ -105,7 +105,7 @@ export const callEventsPlugin = fp(
 /** One server-sent event. */
 const sseEvent = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** Comment lines that keep proxies from closing an idle stream. */
+/** Comment lines that keep proxies from closing an idle stream (and a fresh read, each time). */
 const HEARTBEAT_MS = 15_000;
 
 export type CallStreamState = {
@@ -118,8 +118,8 @@ export type CallStreamState = {
 /**
  * The body of the employee's call stream: `retry`, then the state now (`colleague`, and `check` when the
  * call has one), then every change (`check`, `colleague`) as `read` (a fresh read from the database) finds
- * it, woken by the call's and the customer's notifications; `call` {status: "ended"} and the end once the
- * call ends. Null when the user has too many streams open.
+ * it, woken by the call's and the customer's notifications and at every heartbeat; `call` {status: "ended"}
+ * and the end once the call ends. Null when the user has too many streams open.
  */
 export function openCallStream(
   hub: { events: CallEvents; streams: StreamsPerUser },
@@ -179,7 +179,12 @@ export function openCallStream(
       running = false;
     }
   };
-  const heartbeat = setInterval(() => body.write(": keep-alive\n\n"), HEARTBEAT_MS);
+  // The heartbeat also looks again: a wake-up lost between a change's commit and its publish (decision 010)
+  // shows at the next one.
+  const heartbeat = setInterval(() => {
+    body.write(": keep-alive\n\n");
+    void look();
+  }, HEARTBEAT_MS);
   cleanups.push(
     hub.events.subscribeCall(p.callId, () => void look()),
     hub.events.subscribeCustomer(p.organisationId, p.customerHash, () => void look()),

@@ -1,14 +1,16 @@
 import type { Db, Executor } from "@server/db/client";
 import { organisationActiveSql } from "@server/features/organisations";
 import { sessionIdSql, sessionLiveSql, userActiveSql } from "@server/features/users";
-import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import { queueDeliveries } from "@server/features/webhooks";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import { CALL_LIMITS, type CallDirection, type CheckStatus } from "@shared/calls";
 import { type SQL, sql } from "drizzle-orm";
 
 /**
  * Every process hears on it each change of a call or check: `<organisationId>:<customerHash>:<callId>`
- * (ids and the keyed hash only, never the customerRef).
+ * (ids and the keyed hash only, never the customerRef). The statements that change calls return these
+ * events and how many webhook deliveries they queued; the service publishes them once the statement
+ * committed (decision 010: no statement of a call takes the notification queue's lock).
  */
 export const CALL_EVENTS_CHANNEL = "call_events";
 
@@ -17,8 +19,14 @@ const iso = (d: Date) => d.toISOString();
 const isoSql = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 /** The first word of a full name, as the customer sees the employee. */
 const firstNameSql = (fullName: SQL) => sql`coalesce(split_part(btrim(${fullName}), ' ', 1), '')`;
-const notifySql = (from: SQL, alias: string) =>
-  sql`select pg_notify(${CALL_EVENTS_CHANNEL}::text, ${sql.raw(alias)}.organisation_id::text || ':' || ${sql.raw(alias)}.customer_hash || ':' || ${sql.raw(alias)}.call_id) from ${from} ${sql.raw(alias)}`;
+/** The call event of a row `alias` with organisation_id, customer_hash and call_id (CALL_EVENTS_CHANNEL's payload). */
+const eventSql = (alias: string) =>
+  sql`${sql.raw(alias)}.organisation_id::text || ':' || ${sql.raw(alias)}.customer_hash || ':' || ${sql.raw(alias)}.call_id`;
+/** The distinct call events of `from`'s rows, as a text[] (empty when none). */
+const eventsSql = (from: SQL) => sql`(select coalesce(array_agg(distinct ${eventSql("n")}), '{}') from ${from} n)`;
+
+/** What a statement that changed calls has to publish after its commit: its call events, and whether it queued deliveries. */
+export type CallWake = { events: string[]; queued: boolean };
 
 /** Who did it, for the audit rows a statement writes itself. */
 export type AuditBy = {
@@ -44,13 +52,16 @@ const auditInsert = (p: {
   from ${p.from}
   returning id`;
 
-export type EndedCall = { id: string; user_id: number; organisation_id: number; end_reason: string };
+/** A changed row's call event and its statement's count of queued webhook deliveries (to publish after the commit). */
+export type Published = { event: string; queued: number };
+
+export type EndedCall = { id: string; user_id: number; organisation_id: number; end_reason: string } & Published;
 
 /**
  * Ends the active calls `where` selects (an SQL condition over `c`, a row of calls), in one statement:
  * each gets its end (a call already past its `endsAt` ends then, as not renewed), its pending checks
- * expire, its `call.ended` delivery is queued with the next sequence, the end is audited, and every
- * process is told.
+ * expire, its `call.ended` delivery is queued with the next sequence and the end is audited. Each row
+ * carries its call's event and the statement's count of queued deliveries, to publish after the commit.
  */
 export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Date; by: AuditBy }) {
   const now = iso(p.now);
@@ -82,7 +93,6 @@ export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Dat
       customerHash: sql`ended.customer_hash`,
       callId: sql`ended.id`,
     })}),
-    woken as (${wakeWorkers(sql`queued`)}),
     logged as (${auditInsert({
       at: now,
       by: p.by,
@@ -91,11 +101,10 @@ export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Dat
       organisationId: sql`ended.organisation_id`,
       target: sql`ended.id`,
       detail: sql`jsonb_build_object('reason', ended.end_reason)`,
-    })}),
-    notified as (${notifySql(sql`ended`, "n")})
-    select e.id, e.user_id, e.organisation_id, e.end_reason,
-      (select count(*) from expired) as expired, (select count(*) from woken) as woken,
-      (select count(*) from logged) as logged, (select count(*) from notified) as notified
+    })})
+    select e.id, e.user_id, e.organisation_id, e.end_reason, ${eventSql("e")} as event,
+      (select count(*) from expired) as expired, (select count(*) from queued)::int as queued,
+      (select count(*) from logged) as logged
     from ended e`);
 }
 
@@ -189,10 +198,10 @@ export async function insertCall(
     now: Date;
     by: AuditBy;
   },
-): Promise<CallRow> {
+): Promise<CallRow & Published> {
   const now = iso(p.now);
   const endsAt = iso(new Date(p.now.getTime() + CALL_LIMITS.renewWithinMs));
-  const [row] = await db.rows<CallRow>(sql`
+  const [row] = await db.rows<CallRow & Published>(sql`
     with started as (
       insert into calls (id, organisation_id, user_id, customer_hash, customer_sealed, direction, started_via,
         session_id, started_at, renewed_at, ends_at, sequence)
@@ -218,7 +227,6 @@ export async function insertCall(
       customerHash: sql`withUser.customer_hash`,
       callId: sql`withUser.id`,
     })}),
-    woken as (${wakeWorkers(sql`queued`)}),
     logged as (${auditInsert({
       at: now,
       by: p.by,
@@ -227,12 +235,10 @@ export async function insertCall(
       organisationId: sql`started.organisation_id`,
       target: sql`started.id`,
       detail: sql`jsonb_build_object('direction', started.direction, 'employeeId', started.user_id)`,
-    })}),
-    notified as (${notifySql(sql`started`, "n")})
+    })})
     select w.id, w.organisation_id, w.user_id, w.customer_hash, w.customer_sealed, w.direction, w.started_via,
-      w.started_at, w.ends_at, w.ended_at, w.full_name, w.email,
-      (select count(*) from woken) as woken, (select count(*) from logged) as logged,
-      (select count(*) from notified) as notified
+      w.started_at, w.ends_at, w.ended_at, w.full_name, w.email, ${eventSql("w")} as event,
+      (select count(*) from queued)::int as queued, (select count(*) from logged) as logged
     from withUser w`);
   if (!row) throw new Error("call insert returned no row");
   return row;
@@ -275,17 +281,16 @@ export type CheckRow = {
   answered_via: string | null;
 };
 
-/** Marks pending checks past their expiry expired (and says so to every process). How many. */
+/** Marks pending checks past their expiry expired: how many, and their calls' events to publish. */
 export async function expireDueChecks(db: Db, now: Date, where: SQL = sql`true`) {
-  const rows = await db.rows<{ n: number }>(sql`
+  const [row] = await db.rows<{ n: number; events: string[] }>(sql`
     with expired as (
       update customer_checks k set status = 'expired'
       where k.status = 'pending' and k.expires_at <= ${iso(now)}::timestamptz and (${where})
       returning k.organisation_id, k.customer_hash, k.call_id
-    ),
-    notified as (${notifySql(sql`expired`, "n")})
-    select (select count(*) from expired)::int as n, (select count(*) from notified)::int as notified`);
-  return rows[0]?.n ?? 0;
+    )
+    select (select count(*) from expired)::int as n, ${eventsSql(sql`expired`)} as events`);
+  return { n: row?.n ?? 0, wake: { events: row?.events ?? [], queued: false } satisfies CallWake };
 }
 
 /** Why a check cannot be asked for: the customer's pending check, or a denial on this call; else null. */
@@ -308,10 +313,10 @@ export async function checkConflict(db: Db, call: { id: string; organisation_id:
 export async function insertCheck(
   db: Db,
   p: { id: string; callId: string; requestedBy: number | null; now: Date; by: AuditBy },
-): Promise<CheckRow | undefined> {
+): Promise<(CheckRow & Published) | undefined> {
   const now = iso(p.now);
   const expiresAt = iso(new Date(p.now.getTime() + CALL_LIMITS.checkLifetimeMs));
-  const [row] = await db.rows<CheckRow>(sql`
+  const [row] = await db.rows<CheckRow & Published>(sql`
     with call as (
       update calls c set sequence = c.sequence + 1
       where c.id = ${p.callId}::text and c.ended_at is null and c.ends_at > ${now}::timestamptz
@@ -341,7 +346,6 @@ export async function insertCheck(
       customerHash: sql`ev.customer_hash`,
       callId: sql`ev.call_id`,
     })}),
-    woken as (${wakeWorkers(sql`queued`)}),
     logged as (${auditInsert({
       at: now,
       by: p.by,
@@ -350,11 +354,10 @@ export async function insertCheck(
       organisationId: sql`asked.organisation_id`,
       target: sql`asked.call_id`,
       detail: sql`jsonb_build_object('checkId', asked.id)`,
-    })}),
-    notified as (${notifySql(sql`asked`, "n")})
+    })})
     select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
-      a.answered_via, (select count(*) from woken) as woken, (select count(*) from logged) as logged,
-      (select count(*) from notified) as notified
+      a.answered_via, ${eventSql("a")} as event, (select count(*) from queued)::int as queued,
+      (select count(*) from logged) as logged
     from asked a`);
   return row;
 }
@@ -390,9 +393,9 @@ export async function answerPendingCheck(
     now: Date;
     by: AuditBy;
   },
-): Promise<CheckRow | undefined> {
+): Promise<(CheckRow & Published) | undefined> {
   const now = iso(p.now);
-  const [row] = await db.rows<CheckRow>(sql`
+  const [row] = await db.rows<CheckRow & Published>(sql`
     with answered as (
       update customer_checks k set status = ${p.answer}::text, answered_at = ${now}::timestamptz,
         answered_via = ${p.via}::text
@@ -419,7 +422,6 @@ export async function answerPendingCheck(
       customerHash: sql`answered.customer_hash`,
       callId: sql`answered.call_id`,
     })}),
-    woken as (${wakeWorkers(sql`queued`)}),
     logged as (${auditInsert({
       at: now,
       by: p.by,
@@ -428,11 +430,10 @@ export async function answerPendingCheck(
       organisationId: sql`answered.organisation_id`,
       target: sql`answered.call_id`,
       detail: sql`jsonb_build_object('checkId', answered.id, 'answer', answered.status)`,
-    })}),
-    notified as (${notifySql(sql`answered`, "n")})
+    })})
     select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
-      a.answered_via, (select count(*) from woken) as woken, (select count(*) from logged) as logged,
-      (select count(*) from notified) as notified
+      a.answered_via, ${eventSql("a")} as event, (select count(*) from queued)::int as queued,
+      (select count(*) from logged) as logged
     from answered a`);
   return row;
 }
@@ -537,7 +538,7 @@ export async function customerCalls(db: Db, organisationId: number, customerHash
  * deliveries that name them (pending and kept). How many calls.
  */
 export async function eraseCustomer(db: Db, organisationId: number, customerHash: string) {
-  const rows = await db.rows<{ n: number }>(sql`
+  const rows = await db.rows<{ n: number; events: string[] }>(sql`
     with deliveries as (
       delete from webhook_deliveries where organisation_id = ${organisationId}::int and customer_hash = ${customerHash}::text
       returning id
@@ -549,11 +550,10 @@ export async function eraseCustomer(db: Db, organisationId: number, customerHash
     gone as (
       delete from calls where organisation_id = ${organisationId}::int and customer_hash = ${customerHash}::text
       returning id, organisation_id, customer_hash, id as call_id
-    ),
-    notified as (${notifySql(sql`(select * from gone limit 1)`, "n")})
+    )
     select (select count(*) from gone)::int as n, (select count(*) from deliveries)::int as deliveries,
-      (select count(*) from tokens)::int as tokens, (select count(*) from notified)::int as notified`);
-  return rows[0]?.n ?? 0;
+      (select count(*) from tokens)::int as tokens, ${eventsSql(sql`(select * from gone limit 1)`)} as events`);
+  return { n: rows[0]?.n ?? 0, wake: { events: rows[0]?.events ?? [], queued: false } satisfies CallWake };
 }
 
 /** The employee's own calls for their data export: no customer references. */

@@ -3,6 +3,7 @@ import type { Db } from "@server/db/client";
 import { keyNameByPrefix } from "@server/features/api-keys";
 import type { Person } from "@server/features/feature";
 import { organisationActive } from "@server/features/organisations";
+import { wakeWorkersAfterCommit } from "@server/features/webhooks";
 import { randomToken } from "@server/lib/crypto";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import {
@@ -33,6 +34,29 @@ function isUniqueViolation(err: unknown): boolean {
     if ((e as { code?: unknown }).code === "23505") return true;
   }
   return false;
+}
+
+/**
+ * After a statement that changed calls committed (decision 010: none of them notifies itself): every process
+ * hears of each call it changed (its streams look again), and the webhook workers wake when it queued deliveries.
+ */
+function publish(deps: Deps, wake: repo.CallWake) {
+  const events = [...new Set(wake.events)];
+  if (events.length > 0) {
+    deps.background.run("call event", async () => {
+      await Promise.all(events.map((event) => deps.notifications.publish(repo.CALL_EVENTS_CHANNEL, event)));
+    });
+  }
+  if (wake.queued) wakeWorkersAfterCommit(deps);
+}
+const publishRows = (deps: Deps, rows: repo.Published[]) =>
+  publish(deps, { events: rows.map((r) => r.event), queued: rows.some((r) => r.queued > 0) });
+
+/** `repo.endCalls`, published. */
+export async function endCalls(deps: Deps, p: Parameters<typeof repo.endCalls>[1]) {
+  const rows = await repo.endCalls(deps.db, p);
+  publishRows(deps, rows);
+  return rows;
 }
 
 /** Who starts, ends or asks: an employee in the browser, or the organisation's key (`api:<prefix>`). */
@@ -177,7 +201,7 @@ export async function startCall(
   // other start's success, and every start took one of the employee's hourly starts above, so no start fails
   // more often than that limit (4 tries were too few: 6 concurrent starts through PgBouncer answered a 500).
   for (let attempt = 0; ; attempt++) {
-    await repo.endCalls(deps.db, {
+    await endCalls(deps, {
       where: sql`c.user_id = ${p.employee.id}::int`,
       reason: "replaced",
       now,
@@ -196,6 +220,7 @@ export async function startCall(
         now,
         by: who.by,
       });
+      publishRows(deps, [call]);
       return { call, renewed: false };
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= CALL_LIMITS.startsPerEmployeePerHour) throw err;
@@ -259,7 +284,7 @@ export async function renewOwnCall(deps: Deps, actor: Actor, id: string): Promis
 /** `POST /api/calls/:id/end`: ends the caller's own call (an ended one stays ended). */
 export async function endOwnCall(deps: Deps, actor: Actor, id: string) {
   const row = await ownCallOf(deps, actor, id);
-  await repo.endCalls(deps.db, {
+  await endCalls(deps, {
     where: sql`c.id = ${row.id}::text`,
     reason: "ended",
     now: deps.clock.now(),
@@ -288,7 +313,7 @@ export async function disownCall(deps: Deps, actor: Actor, id: string) {
     target: row.id,
     detail: { via: by.via, startedVia: row.started_via },
   });
-  await repo.endCalls(deps.db, { where: sql`c.id = ${row.id}::text`, reason: "disowned", now, by });
+  await endCalls(deps, { where: sql`c.id = ${row.id}::text`, reason: "disowned", now, by });
   return { ok: true as const };
 }
 
@@ -314,11 +339,12 @@ export async function requestCheck(
 ): Promise<{ id: string; status: "pending"; expiresAt: string }> {
   const now = deps.clock.now();
   if (!isActive(call, now)) throw callsErrors.callEnded();
-  await repo.expireDueChecks(
+  const expired = await repo.expireDueChecks(
     deps.db,
     now,
     sql`k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text`,
   );
+  publish(deps, expired.wake);
   const conflict = await repo.checkConflict(deps.db, call);
   if (conflict === "pending") throw callsErrors.checkPending();
   if (conflict === "denied") throw callsErrors.checkDenied();
@@ -336,7 +362,7 @@ export async function requestCheck(
     now,
   );
   if (!perEmployee.allowed) throw callsErrors.tooManyEmployeeChecks(perEmployee.retryAfterSeconds);
-  let row: repo.CheckRow | undefined;
+  let row: Awaited<ReturnType<typeof repo.insertCheck>>;
   try {
     row = await repo.insertCheck(deps.db, { id: newCheckId(), callId: call.id, requestedBy, now, by: who.by });
   } catch (err) {
@@ -344,6 +370,7 @@ export async function requestCheck(
     throw err;
   }
   if (!row) throw callsErrors.callEnded();
+  publishRows(deps, [row]);
   return { id: row.id, status: "pending", expiresAt: row.expires_at.toISOString() };
 }
 
@@ -381,7 +408,10 @@ export async function answerCheck(
     now,
     by: { actorId: null, actorEmail: null, ip: p.ip ?? null, via: p.via },
   });
-  if (row) return { id: row.id, status: row.status };
+  if (row) {
+    publishRows(deps, [row]);
+    return { id: row.id, status: row.status };
+  }
   const found = await repo.findCheck(deps.db, p.organisationId, p.checkId);
   if (!found || (p.customerHash !== undefined && found.customer_hash !== p.customerHash))
     throw callsErrors.checkNotFound();
@@ -446,7 +476,7 @@ export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
   const system: repo.AuditBy = { actorId: null, actorEmail: null, ip: null, via: "system" };
   let done = 0;
   if (work.due) {
-    const ended = await repo.endCalls(deps.db, {
+    const ended = await endCalls(deps, {
       where: sql`c.ends_at <= ${now.toISOString()}::timestamptz`,
       reason: "not-renewed",
       now,
@@ -455,7 +485,7 @@ export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
     done += ended.length;
   }
   if (work.signed_out) {
-    const ended = await repo.endCalls(deps.db, {
+    const ended = await endCalls(deps, {
       where: repo.callSignedOutSql(sql`${now.toISOString()}::timestamptz`),
       reason: "session-ended",
       now,
@@ -464,7 +494,7 @@ export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
     done += ended.length;
   }
   if (work.deactivated) {
-    const ended = await repo.endCalls(deps.db, {
+    const ended = await endCalls(deps, {
       where: repo.callerDeactivatedSql,
       reason: "deactivated",
       now,
@@ -472,7 +502,11 @@ export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
     });
     done += ended.length;
   }
-  if (work.checks) done += await repo.expireDueChecks(deps.db, now);
+  if (work.checks) {
+    const expired = await repo.expireDueChecks(deps.db, now);
+    publish(deps, expired.wake);
+    done += expired.n;
+  }
   return done;
 }
 
@@ -484,7 +518,7 @@ const FULL_LOOK_EVERY_MS = 5_000;
 /** After accounts were deactivated: their calls end at once (their checks expire). */
 export async function endCallsOfDeactivated(deps: Deps, userIds: number[]) {
   if (userIds.length === 0) return;
-  await repo.endCalls(deps.db, {
+  await endCalls(deps, {
     where: sql`c.user_id = any(${`{${userIds.map(Number).join(",")}}`}::int[])`,
     reason: "deactivated",
     now: deps.clock.now(),
@@ -519,7 +553,8 @@ export async function customerExport(deps: Deps, organisationId: number, custome
 /** `POST /api/v1/customers/erase`: the customer's calls, checks, tokens and the deliveries naming them. */
 export async function eraseCustomer(deps: Deps, who: CallActor, customerRef: string) {
   const hash = customerHash(deps.config.appSecret, who.organisationId, customerRef);
-  const calls = await repo.eraseCustomer(deps.db, who.organisationId, hash);
+  const { n: calls, wake } = await repo.eraseCustomer(deps.db, who.organisationId, hash);
+  publish(deps, wake);
   await deps.audit.record({
     action: AUDIT_ACTIONS.eraseCustomer,
     outcome: "success",

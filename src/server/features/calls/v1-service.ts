@@ -87,7 +87,7 @@ async function organisationCall(deps: Deps, key: ApiKeyCaller, id: string) {
 /** `POST /api/v1/calls/:id/end` (an ended call stays ended: 200). */
 export async function endCall(deps: Deps, actor: Actor, key: ApiKeyCaller, id: string) {
   const row = await organisationCall(deps, key, id);
-  await repo.endCalls(deps.db, {
+  await calls.endCalls(deps, {
     where: sql`c.id = ${row.id}::text`,
     reason: "ended",
     now: deps.clock.now(),

@@ -141,6 +141,15 @@ describe("the features' descriptors", () => {
     expect(stale, "exceptions no longer needed: remove them from the list").toEqual([]);
   });
 
+  it("no feature's statement notifies: wake-ups are published after the commit (decision 010)", () => {
+    // A commit that ran pg_notify waits on the server's one notification-queue lock through its WAL flush:
+    // notifying writes serialise and plateau (docs/scaling.md). `deps.notifications.publish` batches instead.
+    const notifying = FEATURES.flatMap((f) => sourcesOf(f.name))
+      .filter(({ text }) => /pg_notify|\bnotify\s+[a-z_]/i.test(text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "")))
+      .map(({ file }) => file);
+    expect(notifying).toEqual([]);
+  });
+
   it("every feature of the registry has its row in docs/spec-coverage.md", () => {
     // The index at the top of the coverage page: a new feature names where its requirements are checked.
     const page = readFileSync(path.join(here, "../../../docs/spec-coverage.md"), "utf8");

@@ -2,7 +2,7 @@ import type { Db } from "@server/db/client";
 import { alertSettings, alerts } from "@server/db/schema";
 import { auditEventsSql, checkDeniedSql, lookUpOriginHostSql, reportSiteSql } from "@server/features/audit";
 import { hostUnderSql, verifiedSitesSql } from "@server/features/sites";
-import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import { queueDeliveries } from "@server/features/webhooks";
 import { ALERT_DEFAULTS, type AlertKind, type AlertSettings } from "@shared/alerts";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { desc, eq, type SQL, sql } from "drizzle-orm";
@@ -135,6 +135,8 @@ export type RaisedAlert = {
   window_start: Date;
   window_end: Date;
   sites: string[];
+  /** its `alert.raised` deliveries queued (the caller wakes the workers after the commit) */
+  queued: number;
 };
 
 /**
@@ -156,7 +158,7 @@ export async function raiseAlert(
 ): Promise<RaisedAlert | undefined> {
   const now = a.now.toISOString();
   const quietSince = new Date(a.now.getTime() - a.quietMs).toISOString();
-  const rows = await db.rows<RaisedAlert & { notified: number }>(sql`
+  const rows = await db.rows<RaisedAlert>(sql`
     with slot as (
       insert into alert_slots (organisation_id, kind, last_raised_at)
       values (${a.organisationId}::int, ${a.kind}::text, ${now}::timestamptz)
@@ -189,9 +191,8 @@ function deliveredSql(now: string) {
         'windowEnd', to_char(raised.window_end at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
         || case when raised.kind in ('disowned-calls', 'denied-checks')
           then jsonb_build_object('callIds', to_jsonb(raised.sites)) else '{}'::jsonb end`,
-  })}),
-    notified as (${wakeWorkers(sql`queued`)})
-    select raised.*, (select count(*) from notified)::int as notified from raised`;
+  })})
+    select raised.*, (select count(*) from queued)::int as queued from raised`;
 }
 
 export type OpenAlert = { id: number; organisation_id: number; kind: AlertKind; count: number; window_start: Date };
@@ -215,7 +216,7 @@ export async function growAlert(
   a: { id: number; now: Date; count: number; sites: string[] },
 ): Promise<RaisedAlert | undefined> {
   const now = a.now.toISOString();
-  const rows = await db.rows<RaisedAlert & { notified: number }>(sql`
+  const rows = await db.rows<RaisedAlert>(sql`
     with raised as (
       update alerts set count = ${a.count}::int, window_end = ${now}::timestamptz,
         sites = array(select distinct s from unnest(sites || string_to_array(${a.sites.join(",")}::text, ',')) s

@@ -1,6 +1,7 @@
 import { type Actor, auditActor, type Deps } from "@server/context";
 import { organisationFor } from "@server/features/organisations";
 import { notifyOrganisationAdmins } from "@server/features/users";
+import { wakeWorkersAfterCommit } from "@server/features/webhooks";
 import { alertMail } from "@server/mail/templates";
 import {
   ALERT_LIMITS,
@@ -123,6 +124,7 @@ export async function raiseDueAlerts(deps: Deps): Promise<number> {
       });
     }
     if (!alert) continue;
+    if (alert.queued > 0) wakeWorkersAfterCommit(deps);
     raised++;
     await deps.audit.record({
       action: AUDIT_ACTIONS.raiseAlert,

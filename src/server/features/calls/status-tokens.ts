@@ -110,11 +110,10 @@ export async function mintToken(
       values (${sha256(token)}::text, ${key.organisationId}::int, ${hash}::text, ${origin}::text,
         ${body.answer === true}::boolean, ${key.id}::int, ${now.toISOString()}::timestamptz,
         ${expiresAt.toISOString()}::timestamptz)`);
-    if (old.rows.length > 0)
-      await tx.execute(sql`select pg_notify(${STATUS_TOKENS_CHANNEL}::text, ${String(key.organisationId)}::text)`);
     return old.rows.length;
   });
-  void revoked;
+  // After the commit (decision 010): every process's streams of the organisation look at their tokens again.
+  if (revoked > 0) publishRevocation(deps, key.organisationId);
   return { token, expiresAt: expiresAt.toISOString() };
 }
 
@@ -129,9 +128,16 @@ export async function revokeTokens(deps: Deps, key: ApiKeyCaller, customerRef: s
         and revoked_at is null and expires_at > ${now}::timestamptz
       returning id
     )
-    select (select count(*) from revoked)::int as n,
-      pg_notify(${STATUS_TOKENS_CHANNEL}::text, ${String(key.organisationId)}::text)`);
+    select (select count(*) from revoked)::int as n`);
+  publishRevocation(deps, key.organisationId);
   return rows[0]?.n ?? 0;
+}
+
+/** Tells every process that tokens of the organisation were revoked (after the commit that revoked them). */
+function publishRevocation(deps: Deps, organisationId: number) {
+  deps.background.run("status tokens revoked", () =>
+    deps.notifications.publish(STATUS_TOKENS_CHANNEL, String(organisationId)),
+  );
 }
 
 /** A presented token as its routes see it. */

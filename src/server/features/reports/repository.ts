@@ -3,7 +3,7 @@ import { callReports } from "@server/db/schema";
 import { auditEventsSql } from "@server/features/audit";
 import { claimReportsMailSlot } from "@server/features/organisations/repository";
 import { verifiedSitesSql } from "@server/features/sites";
-import { queueDeliveries, wakeWorkers } from "@server/features/webhooks";
+import { queueDeliveries } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
 import { escapeLike } from "@server/lib/paging";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
@@ -63,7 +63,7 @@ export async function storeReport(
     note?: string;
   },
   limits: { budget: number; since: Date },
-): Promise<{ id: number; shed: number | null } | null> {
+): Promise<{ id: number; shed: number | null; queued: number } | null> {
   const destination = toDestination(p.organisationId);
   const since = limits.since.toISOString();
   return db.transaction(async (tx) => {
@@ -96,7 +96,7 @@ export async function storeReport(
       shed = gone ? Number(gone.id) : null;
     }
     const now = p.now.toISOString();
-    const [row] = rowsOf<{ id: string | number }>(
+    const [row] = rowsOf<{ id: string | number; queued: number }>(
       await tx.execute(sql`
         with ins as (
           insert into call_reports
@@ -113,12 +113,11 @@ export async function storeReport(
           organisationId: sql`ins.organisation_id`,
           data: sql`jsonb_build_object('id', ins.id, 'at', ${now}::text, 'site', ins.site,
             'callerNumber', ins.caller_number, 'claimedName', ins.claimed_name, 'note', ins.note, 'via', ins.via)`,
-        })}),
-        woken as (${wakeWorkers(sql`queued`)})
-        select ins.id, (select count(*) from woken) as woken from ins`),
+        })})
+        select ins.id, (select count(*) from queued)::int as queued from ins`),
     );
     if (!row) throw new Error("report not stored");
-    return { id: Number(row.id), shed };
+    return { id: Number(row.id), shed, queued: Number(row.queued) };
   });
 }
 

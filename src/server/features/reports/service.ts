@@ -3,6 +3,7 @@ import { auditDetail } from "@server/features/audit";
 import { findOrganisation, organisationActive, organisationFor } from "@server/features/organisations";
 import { originHost, siteScope } from "@server/features/sites";
 import { notifyOrganisationAdmins } from "@server/features/users";
+import { wakeWorkersAfterCommit } from "@server/features/webhooks";
 import { toCsvDocument } from "@server/lib/csv";
 import { ipNetwork48 } from "@server/lib/ip";
 import { loadPage, pageEnvelope } from "@server/lib/paging";
@@ -93,6 +94,7 @@ export async function createReport(
     { budget: REPORTS_PER_DESTINATION_DAY, since: new Date(now.getTime() - DAY_MS) },
   );
   if (stored === null) throw reportsErrors.tooManyReports(Math.ceil(HOUR_MS / 1000), texts.reportsTooMany);
+  if (stored.queued > 0) wakeWorkersAfterCommit(deps);
   await deps.audit.record({
     ...auditActor(actor),
     action: AUDIT_ACTIONS.reportCall,

@@ -4,7 +4,7 @@ import { deleteFinishedDeliveriesBefore, eraseFromDeliveries } from "./repositor
 import webhooksRoutes from "./routes";
 import webhookWorker from "./worker";
 
-export { queueDeliveries, wakeWorkers, wakeWorkersAfterCommit } from "./outbox";
+export { queueDeliveries, wakeWorkersAfterCommit } from "./outbox";
 
 const DAY_MS = 24 * 60 * 60_000;
 

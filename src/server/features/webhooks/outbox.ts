@@ -41,11 +41,6 @@ export function queueDeliveries(p: {
     returning id`;
 }
 
-/** A SELECT that wakes the workers when the CTE `queued` inserted a row; reference it so that it runs. */
-export function wakeWorkers(queued: SQL): SQL {
-  return sql`select pg_notify(${WEBHOOK_WAKE_CHANNEL}::text, '') from (select 1 from ${queued} limit 1) q`;
-}
-
 /**
  * Wakes the workers of every process after the statement that queued a delivery committed (decision 010):
  * the hot paths' statements do not NOTIFY themselves. A wake-up lost on the way costs at most the workers'

@@ -2,7 +2,7 @@ import type { Db, Executor } from "@server/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@server/db/schema";
 import { organisationActiveSql } from "@server/features/organisations";
 import { desc, eq, sql } from "drizzle-orm";
-import { queueDeliveries, wakeWorkers } from "./outbox";
+import { queueDeliveries } from "./outbox";
 
 export async function findEndpoint(db: Db, organisationId: number) {
   const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organisationId, organisationId));
@@ -53,10 +53,10 @@ export async function recentDeliveries(db: Db, organisationId: number, limit = 2
     .limit(limit);
 }
 
-/** Queues a `webhook.test` event for the organisation's endpoint and wakes the workers. */
-export async function queueTestEvent(db: Db, organisationId: number, now: Date) {
+/** Queues a `webhook.test` event for the organisation's endpoint: how many deliveries (0 without an endpoint). */
+export async function queueTestEvent(db: Db, organisationId: number, now: Date): Promise<number> {
   const at = now.toISOString();
-  await db.rows(sql`
+  const [row] = await db.rows<{ queued: number }>(sql`
     with org as (select ${organisationId}::int as id),
     queued as (${queueDeliveries({
       type: "webhook.test",
@@ -64,9 +64,9 @@ export async function queueTestEvent(db: Db, organisationId: number, now: Date) 
       from: sql`org`,
       organisationId: sql`org.id`,
       data: sql`jsonb_build_object('message', 'A test event from CallProof.')`,
-    })}),
-    woken as (${wakeWorkers(sql`queued`)})
-    select (select count(*) from queued) as queued, (select count(*) from woken) as woken`);
+    })})
+    select (select count(*) from queued)::int as queued`);
+  return row?.queued ?? 0;
 }
 
 export type DueDelivery = {

@@ -6,6 +6,7 @@ import { openSecret, SEALED_PURPOSES, sealSecret } from "@server/lib/sealed-secr
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { WEBHOOK_EVENT_NAMES, WEBHOOK_TEXT, type WebhookDelivery, type WebhookHealth } from "@shared/webhooks";
 import { webhookErrors } from "./errors";
+import { wakeWorkersAfterCommit } from "./outbox";
 import * as repo from "./repository";
 import { postDelivery } from "./sender";
 import { newWebhookSecret, signedHeaders } from "./signature";
@@ -141,7 +142,7 @@ export async function sendTestEvent(deps: Deps, actor: Actor) {
   const now = deps.clock.now();
   const limit = await deps.limits.hit(`webhook-test:org:${organisationId}`, 5, 60_000, now);
   if (!limit.allowed) throw webhookErrors.tooManyTests(limit.retryAfterSeconds);
-  await repo.queueTestEvent(deps.db, organisationId, now);
+  if ((await repo.queueTestEvent(deps.db, organisationId, now)) > 0) wakeWorkersAfterCommit(deps);
   await deps.audit.record({
     ...auditActor(actor),
     action: AUDIT_ACTIONS.testWebhook,

@@ -128,11 +128,6 @@ export type KeyedStatement = {
  * through; the hit counts only when the key is usable and `hash` is its stored hash. The caller still compares
  * the hash in constant time and checks the scope before it uses `work`. `id` is the key's id as seen before (a
  * prefix names one key for good): no row when it differs.
- *
- * `work` must only read: the statement's one write is the rate-limit hit, and its commit does not wait for the
- * disk (`synchronous_commit` off for this transaction alone, decision 002). A hit lost to a database crash
- * lets the key make that many more calls in the minute after it; nothing else is at stake, and every other
- * statement (the key's use, its audit events) still commits durably.
  */
 export function keyedStatement(label: string, work: SQL): KeyedStatement {
   const hit = hitPlaceholders("key", sql`exists (select 1 from k where k.usable and k.key_hash = ${$("hash")}::text)`);
@@ -141,8 +136,7 @@ export function keyedStatement(label: string, work: SQL): KeyedStatement {
       `${label}_with_key`,
       sql`with k as (${presentedKeySql} where k.prefix = ${$("prefix")}::text and k.id = ${$("id")}::int),
         hit as (${hit.sql})
-        select k.*, hit.allowed, hit.oldest, hit.refused, case when hit.allowed then ${work} end as work,
-          set_config('synchronous_commit', 'off', true) as commit_mode
+        select k.*, hit.allowed, hit.oldest, hit.refused, case when hit.allowed then ${work} end as work
         from k left join hit on true`,
     ),
     alone: statement(`${label}_alone`, sql`select ${work} as value`),

@@ -5,7 +5,6 @@
  * as the public config gives it (PUBLIC_URL/call-status.<hash>.js with its SRI hash), with a status token the
  * organisation's backend minted. The calls are the dialler's, through the integration API.
  */
-import { mkdirSync } from "node:fs";
 import { callReports } from "@server/db/schema";
 import type { ApiKeyScope } from "@shared/api-keys";
 import { CALL_STATUS_TEXTS } from "@shared/call-status-texts";
@@ -19,6 +18,7 @@ import {
   type E2eServer,
   launchBrowser,
   PHONE,
+  SCREENSHOTS_DIR,
   seriousViolations,
   setUpBrowserSuite,
   startServer,
@@ -29,8 +29,7 @@ const EN = CALL_STATUS_TEXTS.en;
 const FR = CALL_STATUS_TEXTS.fr;
 /** The customer's phone: 390 px wide. */
 const PHONE_390 = { width: 390, height: PHONE.height };
-const SHOTS = "docs/screenshots";
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = SCREENSHOTS_DIR;
 
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
 let refs = 0;

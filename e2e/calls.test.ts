@@ -17,11 +17,18 @@ import { CALL_PANEL_TEXT as T } from "@web/features/calls/texts";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, openEmployerSection, seriousViolations, setUpBrowserSuite, signInThroughUi } from "./support";
+import {
+  DESKTOP,
+  openEmployerSection,
+  SCREENSHOTS_DIR,
+  seriousViolations,
+  setUpBrowserSuite,
+  signInThroughUi,
+} from "./support";
 
 const suite = setUpBrowserSuite({ TRUST_PROXY: "127.0.0.1" });
 const PHONE_390 = { width: 390, height: 844 } as const;
-const SHOTS = "docs/screenshots";
+const SHOTS = SCREENSHOTS_DIR;
 
 /** An organisation (superuser and one employee) whose superuser made a key with `scopes`, named `name`. */
 async function organisation(opts: { companyName?: string } = {}) {

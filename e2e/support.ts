@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CSRF_COOKIE, sessionCookieName } from "@server/features/users/session";
@@ -143,6 +144,16 @@ export function launchBrowser(): Promise<Browser> {
   });
   return sharedBrowser;
 }
+
+/**
+ * Where the browser tests write the screenshots docs/calls.md shows: docs/screenshots with `SCREENSHOTS=docs`
+ * (to retake them), else a folder of the system's temp directory, so that `npm test` leaves the checkout as it was.
+ */
+export const SCREENSHOTS_DIR =
+  process.env.SCREENSHOTS === "docs"
+    ? path.resolve(import.meta.dirname, "../docs/screenshots")
+    : path.join(tmpdir(), "callproof-screenshots");
+mkdirSync(SCREENSHOTS_DIR, { recursive: true });
 
 export const PHONE = { width: 375, height: 800 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;

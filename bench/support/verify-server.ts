@@ -18,7 +18,7 @@ import { verifyBody } from "@shared/codes-schemas";
 import { IDENTITY_CODE } from "@shared/constants";
 import { MESSAGES } from "@shared/messages";
 import { throwawayPostgres } from "@test/helpers";
-import { type SQL, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import { benchApp } from "./bench-app";
 import { leastWorkServer } from "./least-work";

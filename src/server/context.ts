@@ -48,6 +48,22 @@ export type Deps = {
   features: readonly Feature[];
 };
 
+/**
+ * Wake-ups on `channel` for every process, once the statement that caused them committed (decision 010: no
+ * statement notifies itself). A background task, so tests' `background.idle()` awaits it and a stopping
+ * server sends it before the database closes; a failure is logged (the listeners catch up on their own).
+ */
+export function publishAfterCommit(
+  deps: Pick<Deps, "background" | "notifications">,
+  channel: string,
+  payloads: readonly string[],
+) {
+  if (payloads.length === 0) return;
+  deps.background.run(`wake-up on ${channel}`, async () => {
+    await Promise.all(payloads.map((payload) => deps.notifications.publish(channel, payload)));
+  });
+}
+
 /** Who asks: the signed-in user (or nobody), the client address, its rate-limit key and the request id. */
 export type Actor = {
   user: SessionUser | null;

@@ -1,4 +1,4 @@
-import { type Actor, type Deps, signedIn } from "@server/context";
+import { type Actor, type Deps, publishAfterCommit, signedIn } from "@server/context";
 import type { Db } from "@server/db/client";
 import { keyNameByPrefix } from "@server/features/api-keys";
 import type { Person } from "@server/features/feature";
@@ -41,12 +41,7 @@ function isUniqueViolation(err: unknown): boolean {
  * hears of each call it changed (its streams look again), and the webhook workers wake when it queued deliveries.
  */
 function publish(deps: Deps, wake: repo.CallWake) {
-  const events = [...new Set(wake.events)];
-  if (events.length > 0) {
-    deps.background.run("call event", async () => {
-      await Promise.all(events.map((event) => deps.notifications.publish(repo.CALL_EVENTS_CHANNEL, event)));
-    });
-  }
+  publishAfterCommit(deps, repo.CALL_EVENTS_CHANNEL, [...new Set(wake.events)]);
   if (wake.queued) wakeWorkersAfterCommit(deps);
 }
 const publishRows = (deps: Deps, rows: repo.Published[]) =>

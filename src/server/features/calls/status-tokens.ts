@@ -1,4 +1,4 @@
-import type { Deps } from "@server/context";
+import { type Deps, publishAfterCommit } from "@server/context";
 import type { Db } from "@server/db/client";
 import type { ApiKeyCaller } from "@server/features/api-keys";
 import { organisationActiveSql } from "@server/features/organisations";
@@ -113,7 +113,7 @@ export async function mintToken(
     return old.rows.length;
   });
   // After the commit (decision 010): every process's streams of the organisation look at their tokens again.
-  if (revoked > 0) publishRevocation(deps, key.organisationId);
+  if (revoked > 0) publishAfterCommit(deps, STATUS_TOKENS_CHANNEL, [String(key.organisationId)]);
   return { token, expiresAt: expiresAt.toISOString() };
 }
 
@@ -129,15 +129,8 @@ export async function revokeTokens(deps: Deps, key: ApiKeyCaller, customerRef: s
       returning id
     )
     select (select count(*) from revoked)::int as n`);
-  publishRevocation(deps, key.organisationId);
+  publishAfterCommit(deps, STATUS_TOKENS_CHANNEL, [String(key.organisationId)]);
   return rows[0]?.n ?? 0;
-}
-
-/** Tells every process that tokens of the organisation were revoked (after the commit that revoked them). */
-function publishRevocation(deps: Deps, organisationId: number) {
-  deps.background.run("status tokens revoked", () =>
-    deps.notifications.publish(STATUS_TOKENS_CHANNEL, String(organisationId)),
-  );
 }
 
 /** A presented token as its routes see it. */

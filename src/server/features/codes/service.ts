@@ -1,4 +1,4 @@
-import { type Actor, type Deps, signedIn } from "@server/context";
+import { type Actor, type Deps, publishAfterCommit, signedIn } from "@server/context";
 import { originHost, siteScope } from "@server/features/sites";
 import { clientInfo as callerOf, usersErrors } from "@server/features/users";
 import { wakeWorkersAfterCommit } from "@server/features/webhooks";
@@ -144,8 +144,7 @@ export async function verifyWords(
  */
 function wakeAfterVerify(deps: Deps, row: repo.VerifyRow) {
   const id = row.id;
-  if (id !== null)
-    deps.background.run("code event", () => deps.notifications.publish(repo.CODE_EVENTS_CHANNEL, String(id)));
+  if (id !== null) publishAfterCommit(deps, repo.CODE_EVENTS_CHANNEL, [String(id)]);
   if (row.queued > 0) wakeWorkersAfterCommit(deps);
 }
 

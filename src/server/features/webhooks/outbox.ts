@@ -1,4 +1,4 @@
-import type { Deps } from "@server/context";
+import { type Deps, publishAfterCommit } from "@server/context";
 import { organisationActiveSql } from "@server/features/organisations";
 import type { WEBHOOK_EVENT_NAMES } from "@shared/webhooks";
 import type { Placeholder, SQL } from "drizzle-orm";
@@ -47,5 +47,5 @@ export function queueDeliveries(p: {
  * poll (2 s): the delivery row committed with the event.
  */
 export function wakeWorkersAfterCommit(deps: Pick<Deps, "background" | "notifications">) {
-  deps.background.run("webhook wake-up", () => deps.notifications.publish(WEBHOOK_WAKE_CHANNEL, ""));
+  publishAfterCommit(deps, WEBHOOK_WAKE_CHANNEL, [""]);
 }

@@ -21,7 +21,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { openEventStream, type StreamEvent } from "@test/event-stream";
 import autocannon from "autocannon";
-import { lookupRequest } from "./support/lookups";
+import { checkpoint, lookupRequest, type Run, summarise } from "./support/lookups";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -121,14 +121,6 @@ const percentile = (xs: number[], p: number) => {
 const describe = (xs: number[]) =>
   `p50 ${percentile(xs, 50).toFixed(1)} ms   p99 ${percentile(xs, 99).toFixed(1)} ms   max ${Math.max(...xs).toFixed(1)} ms   (${xs.length} samples)`;
 
-/** The audit events a run wrote, chained after it by the server's /bench/checkpoint (bench-app.ts), and how long that took. */
-type Run = { result: autocannon.Result; chain: { events: number; ms: number } };
-async function checkpoint(server: Server): Promise<Run["chain"]> {
-  const response = await fetch(new URL("/bench/checkpoint", server.url), { method: "POST" });
-  if (!response.ok) throw new Error(`checkpoint: ${response.status}`);
-  return (await response.json()) as Run["chain"];
-}
-
 function run(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
 }
@@ -172,7 +164,7 @@ async function throughput(server: Server, engine: string): Promise<boolean> {
   const load = (request: autocannon.Request, seconds: number) =>
     run({ url: server.url, connections: CONNECTIONS, duration: seconds, requests: [request] });
   for (const request of Object.values(routes)) await load(request, 2);
-  await checkpoint(server);
+  await checkpoint(server.url);
   const results: Record<string, Run[]> = Object.fromEntries(Object.keys(routes).map((n) => [n, []]));
   // In turn, and in the other order each round (A B, B A, …): a run leaves work behind that lands in the next
   // one's time (autovacuum follows its writes). The audit chain's checkpoint of a run's events (every look-up
@@ -182,19 +174,10 @@ async function throughput(server: Server, engine: string): Promise<boolean> {
     const order = round % 2 === 0 ? Object.entries(routes) : Object.entries(routes).reverse();
     for (const [name, request] of order) {
       const result = await load(request, SECONDS);
-      results[name]?.push({ result, chain: await checkpoint(server) });
+      results[name]?.push({ result, chain: await checkpoint(server.url) });
     }
   }
-  const sum = (rs: Run[], f: (r: Run) => number) => rs.reduce((s, r) => s + f(r), 0);
-  const rows = Object.entries(results).map(([name, rs]) => ({
-    name,
-    reqs: sum(rs, (r) => r.result.requests.total) / sum(rs, (r) => r.result.duration + r.chain.ms / 1000),
-    raw: sum(rs, (r) => r.result.requests.total) / sum(rs, (r) => r.result.duration),
-    chainMs: sum(rs, (r) => r.chain.ms),
-    p50: Math.max(...rs.map((r) => r.result.latency.p50)),
-    p99: Math.max(...rs.map((r) => r.result.latency.p99)),
-    bad: sum(rs, (r) => r.result.non2xx + r.result.errors + r.result.timeouts),
-  }));
+  const rows = Object.entries(results).map(([name, rs]) => ({ name, ...summarise(rs) }));
   for (const r of rows)
     console.log(
       `${engine}: ${r.name.padEnd(36)} ${r.reqs.toFixed(0).padStart(6)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   non-2xx/errors ${r.bad}` +

@@ -21,7 +21,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { lookupRequest } from "./support/lookups";
+import { checkpoint, lookupRequest, type Run, summarise } from "./support/lookups";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -70,18 +70,7 @@ function load(url: string, route: string, seconds: number): Promise<autocannon.R
   });
 }
 
-/** The audit rows a run wrote, positioned and chained after it by /bench/checkpoint, and how long that took. */
-type Chain = { events: number; ms: number };
-type Run = { result: autocannon.Result; chain: Chain };
-const sum = <T>(xs: T[], f: (x: T) => number) => xs.reduce((s, x) => s + f(x), 0);
-
-async function checkpoint(url: string): Promise<Chain> {
-  const response = await fetch(new URL("/bench/checkpoint", url), { method: "POST" });
-  if (!response.ok) throw new Error(`checkpoint: ${response.status}`);
-  return (await response.json()) as Chain;
-}
-
-type Row = { name: string; reqs: number; raw: number; chainUs: number; p50: number; p99: number; bad: number };
+type Row = ReturnType<typeof summarise> & { name: string };
 const fmt = (r: Row) =>
   `${r.name.padEnd(34)} ${r.reqs.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   non-2xx/errors ${r.bad}` +
   `   (during the runs ${r.raw.toFixed(0)} req/s; audit chain ${r.chainUs.toFixed(0)} µs/row after them)`;
@@ -107,20 +96,7 @@ async function bench(engine: "pglite" | "postgres") {
         results[name]?.push({ result, chain: await checkpoint(url) });
       }
     }
-    const summary = (name: string, rs: Run[]): Row => ({
-      name,
-      reqs: sum(rs, (r) => r.result.requests.total) / sum(rs, (r) => r.result.duration + r.chain.ms / 1000),
-      raw: sum(rs, (r) => r.result.requests.total) / sum(rs, (r) => r.result.duration),
-      chainUs:
-        (1000 * sum(rs, (r) => r.chain.ms)) /
-        Math.max(
-          1,
-          sum(rs, (r) => r.chain.events),
-        ),
-      p50: Math.max(...rs.map((r) => r.result.latency.p50)),
-      p99: Math.max(...rs.map((r) => r.result.latency.p99)),
-      bad: sum(rs, (r) => r.result.non2xx + r.result.errors + r.result.timeouts),
-    });
+    const summary = (name: string, rs: Run[]): Row => ({ name, ...summarise(rs) });
     const product = summary(`${engine}: POST /api/verify (product)`, results.product ?? []);
     const baseline = summary(`${engine}: naive baseline (3 stmts)`, results.baseline ?? []);
     const prepared = summary(`${engine}: naive, plans cached (info)`, results.prepared ?? []);

@@ -1,0 +1,148 @@
+import type { Db, Statement } from "@server/db/client";
+import { createOrganisation } from "@test/fixtures";
+import { buildTestApp, createUser, type TestApp } from "@test/helpers";
+import { fillPlaceholders, sql } from "drizzle-orm";
+import pg from "pg";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { consumeCode, lookUpCode } from "./repository";
+import { codeHash } from "./service";
+import { drawWords } from "./words";
+
+/**
+ * The look-up's two prepared statements keep the plans they were measured with (bench/README.md,
+ * "verify-success", 2026-11-28). Before, with a few thousand codes the look-up's generic plan read the whole
+ * codes table for a made-up code (four times the database's CPU per failed look-up), and the verification was
+ * planned afresh on every success (0.8 ms of the database's CPU each). Nothing here is timed: the plans
+ * themselves are read, on each engine the suite runs.
+ */
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await buildTestApp();
+});
+afterEach(async () => {
+  await t?.close();
+});
+
+type Sent = { text: string; params: unknown[] };
+
+/** The statement a repository call sends, with its parameters, caught instead of run. */
+async function sentBy(call: (db: Db) => Promise<unknown>, row: Record<string, unknown>): Promise<Sent> {
+  let sent: Sent | undefined;
+  const recorder = {
+    run: async (statement: Statement, values: Record<string, unknown>) => {
+      sent = { text: statement.text, params: fillPlaceholders([...statement.params], values) };
+      return [row];
+    },
+  } as unknown as Db;
+  await call(recorder);
+  if (!sent) throw new Error("no statement sent");
+  return sent;
+}
+
+const literal = (v: unknown) =>
+  v === null || v === undefined ? "null" : typeof v === "string" ? pg.escapeLiteral(v) : String(v);
+
+function lookUp(hashes: string[], n: number) {
+  return {
+    codeHashes: hashes,
+    now: t.clock.now(),
+    scope: "any" as const,
+    origin: null,
+    originHost: null,
+    ip: `192.0.2.${n}`,
+  };
+}
+const limit = (n: number) => ({ key: `codes-verify:ip:192.0.2.${n}`, limit: 20, windowMs: 3_600_000 });
+
+const statements = {
+  lookup: (hashes: string[], n: number) =>
+    sentBy((db) => lookUpCode(db, { ...lookUp(hashes, n), limit: limit(n), networkLimit: null }), {
+      allowed: true,
+      candidate: false,
+    }),
+  verify: (hashes: string[], n: number) =>
+    sentBy((db) => consumeCode(db, lookUp(hashes, n)), { verified: false, id: null, queued: 0 }),
+};
+
+/** Every node of an EXPLAIN (FORMAT JSON) plan. */
+function nodes(plan: Record<string, unknown>): Record<string, unknown>[] {
+  const children = (plan.Plans as Record<string, unknown>[] | undefined) ?? [];
+  return [plan, ...children.flatMap(nodes)];
+}
+
+/**
+ * Prepares `name` on one connection (a transaction holds it), runs `uses` executions of it with fresh hashes,
+ * then gives its generic plan and how often it was planned of each kind. Rolled back: nothing is written.
+ */
+async function prepared(name: keyof typeof statements, hashes: () => string[], uses: number) {
+  const first = await statements[name](hashes(), 1);
+  let result: { generic: number; custom: number; seqScans: string[] } | undefined;
+  await t.database.db
+    .transaction(async (tx) => {
+      const raw = async (text: string) =>
+        ((await tx.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] }).rows;
+      await raw(`prepare t_${name} as ${first.text}`);
+      for (let i = 0; i < uses; i++) {
+        const { params } = await statements[name](hashes(), i + 2);
+        await raw(`execute t_${name}(${params.map(literal).join(", ")})`);
+      }
+      const [counts] = await raw(
+        `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = 't_${name}'`,
+      );
+      await raw("set local plan_cache_mode = force_generic_plan");
+      const { params } = await statements[name](hashes(), uses + 2);
+      const [explained] = await raw(`explain (format json) execute t_${name}(${params.map(literal).join(", ")})`);
+      const plan = (Object.values(explained ?? {})[0] as { Plan: Record<string, unknown> }[])[0]?.Plan ?? {};
+      result = {
+        generic: Number(counts?.generic),
+        custom: Number(counts?.custom),
+        seqScans: nodes(plan)
+          .filter((n) => n["Node Type"] === "Seq Scan")
+          .map((n) => String(n["Relation Name"])),
+      };
+      throw new Rollback();
+    })
+    .catch((err) => {
+      if (!(err instanceof Rollback)) throw err;
+    });
+  if (!result) throw new Error("no plan read");
+  return result;
+}
+class Rollback extends Error {}
+
+const randomHash = () => codeHash("plans-test", drawWords());
+
+/** `employees` employees with three live codes each (the successful look-ups' benchmark runs with 1,000). */
+async function withCodes(employees: number) {
+  const org = await createOrganisation(t);
+  const user = await createUser(t, { organisationId: org.id });
+  await t.database.db.rows(sql`
+    insert into users (email, full_name, password_hash, role, organisation_id, status, created_at)
+    select 'agent' || g || '@plans.test', full_name, password_hash, role, organisation_id, status, created_at
+    from users, generate_series(1, ${employees}::int) g where id = ${user.id}::int`);
+  await t.database.db.rows(sql`
+    insert into identity_codes (user_id, code_hash, created_at, expires_at)
+    select u.id, md5(u.id || '/' || g), ${t.clock.now().toISOString()}::timestamptz,
+      ${new Date(t.clock.now().getTime() + 60_000).toISOString()}::timestamptz
+    from users u, generate_series(1, 3) g where u.organisation_id = ${org.id}::int`);
+}
+
+it("reaches codes by their hash, never by reading the codes table", async () => {
+  // a table of a few hundred codes: the old plan read it whole, expecting to meet one of ten matches early
+  await withCodes(300);
+  for (const name of ["lookup", "verify"] as const) {
+    // six hashes: a typed code may stand for one code per word list
+    const { seqScans } = await prepared(name, () => Array.from({ length: 6 }, randomHash), 0);
+    expect({ name, seqScans: seqScans.filter((r) => r === "identity_codes") }).toEqual({ name, seqScans: [] });
+  }
+});
+
+it("keeps one generic plan for each statement instead of planning it again on every look-up", async () => {
+  await withCodes(1000);
+  for (const name of ["lookup", "verify"] as const) {
+    const { generic, custom } = await prepared(name, () => [randomHash()], 12);
+    // PostgreSQL tries five custom plans, then keeps the generic one when it costs no more than they did
+    expect({ name, custom, generic }).toEqual({ name, custom: 5, generic: 7 });
+  }
+});

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { type Db, statement } from "../db/client";
 
 /** `refused`: how many hits in a row this key has refused, this one included (0 when allowed). */
 export type LimitResult = { allowed: boolean; retryAfterSeconds: number; refused: number };
@@ -18,7 +18,9 @@ export class RateLimiter {
 
   /** Counts a hit if fewer than `limit` lie inside the window; otherwise refuses it. */
   async hit(key: string, limit: number, windowMs: number, now: Date): Promise<LimitResult> {
-    const rows = await this.db.rows<LimitRow>(hitStatement(key, limit, windowMs, now));
+    const values: Record<string, unknown> = {};
+    HIT.fill(values, hitValues(key, limit, windowMs, now));
+    const rows = await this.db.run<LimitRow>(HIT_STATEMENT, values);
     return toResult(rows[0], windowMs, now);
   }
 
@@ -154,3 +156,12 @@ function toResult(row: LimitRow | undefined, windowMs: number, now: Date): Limit
     refused: Number(row.refused ?? 0),
   };
 }
+
+/**
+ * `hit`'s statement, built once and prepared on each connection: as an unnamed statement it was planned on every
+ * hit (pg_stat_statements, bench verify-success's issuing: 3,292 plans for 3,292 hits, about 0.1 ms each).
+ */
+const HIT = hitPlaceholders("hit");
+const HIT_STATEMENT = statement("rate_limit_hit", HIT.sql, {
+  returns: "allowed boolean, oldest timestamptz, refused integer",
+});

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Db, Statement } from "@server/db/client";
 import { createOrganisation } from "@test/fixtures";
 import { buildTestApp, createUser, type TestApp } from "@test/helpers";
@@ -73,26 +74,30 @@ function nodes(plan: Record<string, unknown>): Record<string, unknown>[] {
 
 /**
  * Prepares `name` on one connection (a transaction holds it), runs `uses` executions of it with fresh hashes,
- * then gives its generic plan and how often it was planned of each kind. Rolled back: nothing is written.
+ * then gives its generic plan and how often it was planned of each kind. Rolled back: nothing is written. A
+ * prepared statement outlives a rollback, and behind PgBouncer the server connection outlives this test's
+ * client: a name of its own, deallocated before the rollback.
  */
 async function prepared(name: keyof typeof statements, hashes: () => string[], uses: number) {
   const first = await statements[name](hashes(), 1);
+  const label = `t_${name}_${randomBytes(4).toString("hex")}`;
   let result: { generic: number; custom: number; seqScans: string[] } | undefined;
   await t.database.db
     .transaction(async (tx) => {
       const raw = async (text: string) =>
         ((await tx.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] }).rows;
-      await raw(`prepare t_${name} as ${first.text}`);
+      await raw(`prepare ${label} as ${first.text}`);
       for (let i = 0; i < uses; i++) {
         const { params } = await statements[name](hashes(), i + 2);
-        await raw(`execute t_${name}(${params.map(literal).join(", ")})`);
+        await raw(`execute ${label}(${params.map(literal).join(", ")})`);
       }
       const [counts] = await raw(
-        `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = 't_${name}'`,
+        `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = '${label}'`,
       );
       await raw("set local plan_cache_mode = force_generic_plan");
       const { params } = await statements[name](hashes(), uses + 2);
-      const [explained] = await raw(`explain (format json) execute t_${name}(${params.map(literal).join(", ")})`);
+      const [explained] = await raw(`explain (format json) execute ${label}(${params.map(literal).join(", ")})`);
+      await raw(`deallocate ${label}`);
       const plan = (Object.values(explained ?? {})[0] as { Plan: Record<string, unknown> }[])[0]?.Plan ?? {};
       result = {
         generic: Number(counts?.generic),

@@ -14,11 +14,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { type Database, type Db, openDatabase, type Statement } from "@server/db/client";
+import { type Database, type Db, openDatabase } from "@server/db/client";
 import { lookUpCode } from "@server/features/codes/repository";
 import { IDENTITY_CODE } from "@shared/constants";
-import { throwawayPostgres } from "@test/helpers";
-import { fillPlaceholders } from "drizzle-orm";
+import { sqlLiteral, statementSent, throwawayPostgres } from "@test/helpers";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { naive, seedBench } from "./support/naive-verify";
@@ -26,7 +25,6 @@ import { naive, seedBench } from "./support/naive-verify";
 const N = Number(process.env.PROFILE_LOOKUPS ?? 2000);
 const dialect = new PgDialect();
 type Param = string | number | boolean | null;
-const literal = (v: Param) => (v === null ? "null" : typeof v === "string" ? pg.escapeLiteral(v) : String(v));
 type Raw = (text: string) => Promise<Record<string, unknown>[]>;
 
 const randomHash = () => randomBytes(32).toString("base64url");
@@ -39,34 +37,25 @@ const limit = (key: string) => ({ key, limit: IDENTITY_CODE.lookupsPerWindow, wi
 
 /** The product's statement text and parameters for one look-up, as repository.ts builds it. */
 async function productStatement(hashes: string[]) {
-  let captured: { label: string; text: string; params: Param[] } | undefined;
-  const fake = {
-    run: async (statement: Statement, values: Record<string, unknown>) => {
-      captured = {
-        label: statement.name,
-        text: statement.text,
-        params: fillPlaceholders([...statement.params], values) as Param[],
-      };
-      return [{ allowed: true, candidate: false }];
-    },
-  } as unknown as Db;
   const { key, ip } = lookup();
-  await lookUpCode(fake, {
-    limit: limit(key),
-    networkLimit: null,
-    codeHashes: hashes,
-    now: new Date(),
-    scope: "any",
-    origin: null,
-    originHost: null,
-    ip,
-  });
-  if (!captured) throw new Error("no statement captured");
-  return captured;
+  return statementSent(
+    (db) =>
+      lookUpCode(db, {
+        limit: limit(key),
+        networkLimit: null,
+        codeHashes: hashes,
+        now: new Date(),
+        scope: "any",
+        origin: null,
+        originHost: null,
+        ip,
+      }),
+    { allowed: true, candidate: false },
+  );
 }
 
 function inline(text: string, params: Param[]) {
-  return text.replace(/\$(\d+)/g, (_, i) => literal(params[Number(i) - 1] ?? null));
+  return text.replace(/\$(\d+)/g, (_, i) => sqlLiteral(params[Number(i) - 1] ?? null));
 }
 
 async function explainAll(raw: Raw) {
@@ -74,10 +63,10 @@ async function explainAll(raw: Raw) {
   await raw(`prepare prof_verify as ${product.text}`);
   for (let i = 0; i < 12; i++) {
     const p = await productStatement([randomHash()]);
-    await raw(`execute prof_verify(${p.params.map(literal).join(", ")})`);
+    await raw(`execute prof_verify(${p.params.map(sqlLiteral).join(", ")})`);
   }
   const p = await productStatement([randomHash()]);
-  const plan = await raw(`explain (analyze, buffers) execute prof_verify(${p.params.map(literal).join(", ")})`);
+  const plan = await raw(`explain (analyze, buffers) execute prof_verify(${p.params.map(sqlLiteral).join(", ")})`);
   console.log("-- product look-up, first statement (prepared, after 12 executions), unknown code:");
   for (const r of plan) console.log(Object.values(r)[0]);
   const plans = await raw("select generic_plans, custom_plans from pg_prepared_statements where name = 'prof_verify'");

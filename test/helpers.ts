@@ -3,7 +3,14 @@ import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { buildApp } from "@server/app";
 import { type Config, loadConfig } from "@server/config";
-import { type Database, migratedPglite, openDatabase, STATEMENT_FUNCTION_PREFIX } from "@server/db/client";
+import {
+  type Database,
+  type Db,
+  migratedPglite,
+  openDatabase,
+  STATEMENT_FUNCTION_PREFIX,
+  type Statement,
+} from "@server/db/client";
 import { users } from "@server/db/schema";
 import { startSession } from "@server/features/users";
 import { type Clock, testClock } from "@server/lib/clock";
@@ -13,6 +20,7 @@ import { smtpMailer } from "@server/mail/mailer";
 import { DRAIN_TIMEOUT_MS } from "@server/shutdown";
 import type { App } from "@server/types";
 import type { Role, UserStatus } from "@shared/constants";
+import { fillPlaceholders } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
@@ -461,3 +469,30 @@ export async function signIn(t: TestApp, email: string, password = GOOD_PASSWORD
   if (step2.statusCode !== 200) throw new Error(`verify-2fa failed: ${step2.statusCode} ${step2.body}`);
   return browser;
 }
+
+/** A prepared statement as a repository call sends it: its text and its parameters, filled. */
+export type SentStatement = { text: string; params: unknown[] };
+
+/**
+ * The statement `call` sends through `db.run`, caught by a stand-in database instead of run (`row` is the
+ * answer the call gets back): to read its plan (codes/plans.test.ts, bench/verify-profile.ts).
+ */
+export async function statementSent(
+  call: (db: Db) => Promise<unknown>,
+  row: Record<string, unknown>,
+): Promise<SentStatement> {
+  let sent: SentStatement | undefined;
+  const recorder = {
+    run: async (statement: Statement, values: Record<string, unknown>) => {
+      sent = { text: statement.text, params: fillPlaceholders([...statement.params], values) };
+      return [row];
+    },
+  } as unknown as Db;
+  await call(recorder);
+  if (!sent) throw new Error("no statement sent");
+  return sent;
+}
+
+/** A parameter as an SQL literal, for `EXECUTE name(…)` of a statement caught by `statementSent`. */
+export const sqlLiteral = (v: unknown): string =>
+  v === null || v === undefined ? "null" : typeof v === "string" ? pg.escapeLiteral(v) : String(v);

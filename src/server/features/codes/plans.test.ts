@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { Db, Statement } from "@server/db/client";
 import { createOrganisation } from "@test/fixtures";
-import { buildTestApp, createUser, type TestApp } from "@test/helpers";
-import { fillPlaceholders, sql } from "drizzle-orm";
-import pg from "pg";
+import { buildTestApp, createUser, sqlLiteral, statementSent, type TestApp } from "@test/helpers";
+import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { consumeCode, lookUpCode } from "./repository";
 import { codeHash } from "./service";
@@ -25,25 +23,6 @@ afterEach(async () => {
   await t?.close();
 });
 
-type Sent = { text: string; params: unknown[] };
-
-/** The statement a repository call sends, with its parameters, caught instead of run. */
-async function sentBy(call: (db: Db) => Promise<unknown>, row: Record<string, unknown>): Promise<Sent> {
-  let sent: Sent | undefined;
-  const recorder = {
-    run: async (statement: Statement, values: Record<string, unknown>) => {
-      sent = { text: statement.text, params: fillPlaceholders([...statement.params], values) };
-      return [row];
-    },
-  } as unknown as Db;
-  await call(recorder);
-  if (!sent) throw new Error("no statement sent");
-  return sent;
-}
-
-const literal = (v: unknown) =>
-  v === null || v === undefined ? "null" : typeof v === "string" ? pg.escapeLiteral(v) : String(v);
-
 function lookUp(hashes: string[], n: number) {
   return {
     codeHashes: hashes,
@@ -58,12 +37,12 @@ const limit = (n: number) => ({ key: `codes-verify:ip:192.0.2.${n}`, limit: 20, 
 
 const statements = {
   lookup: (hashes: string[], n: number) =>
-    sentBy((db) => lookUpCode(db, { ...lookUp(hashes, n), limit: limit(n), networkLimit: null }), {
+    statementSent((db) => lookUpCode(db, { ...lookUp(hashes, n), limit: limit(n), networkLimit: null }), {
       allowed: true,
       candidate: false,
     }),
   verify: (hashes: string[], n: number) =>
-    sentBy((db) => consumeCode(db, lookUp(hashes, n)), { verified: false, id: null, queued: 0 }),
+    statementSent((db) => consumeCode(db, lookUp(hashes, n)), { verified: false, id: null, queued: 0 }),
 };
 
 /** Every node of an EXPLAIN (FORMAT JSON) plan. */
@@ -89,14 +68,14 @@ async function prepared(name: keyof typeof statements, hashes: () => string[], u
       await raw(`prepare ${label} as ${first.text}`);
       for (let i = 0; i < uses; i++) {
         const { params } = await statements[name](hashes(), i + 2);
-        await raw(`execute ${label}(${params.map(literal).join(", ")})`);
+        await raw(`execute ${label}(${params.map(sqlLiteral).join(", ")})`);
       }
       const [counts] = await raw(
         `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = '${label}'`,
       );
       await raw("set local plan_cache_mode = force_generic_plan");
       const { params } = await statements[name](hashes(), uses + 2);
-      const [explained] = await raw(`explain (format json) execute ${label}(${params.map(literal).join(", ")})`);
+      const [explained] = await raw(`explain (format json) execute ${label}(${params.map(sqlLiteral).join(", ")})`);
       await raw(`deallocate ${label}`);
       const plan = (Object.values(explained ?? {})[0] as { Plan: Record<string, unknown> }[])[0]?.Plan ?? {};
       result = {

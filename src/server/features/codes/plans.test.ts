@@ -34,10 +34,17 @@ function lookUp(hashes: string[], n: number) {
   };
 }
 const limit = (n: number) => ({ key: `codes-verify:ip:192.0.2.${n}`, limit: 20, windowMs: 3_600_000 });
+const networkLimit = (n: number) => ({ key: `codes-verify:net:2001:db8:${n}::/48`, limit: 200, windowMs: 3_600_000 });
 
 const statements = {
   lookup: (hashes: string[], n: number) =>
     statementSent((db) => lookUpCode(db, { ...lookUp(hashes, n), limit: limit(n), networkLimit: null }), {
+      allowed: true,
+      candidate: false,
+    }),
+  // an IPv6 client's look-up also counts the hit of its /48
+  lookupIpv6: (hashes: string[], n: number) =>
+    statementSent((db) => lookUpCode(db, { ...lookUp(hashes, n), limit: limit(n), networkLimit: networkLimit(n) }), {
       allowed: true,
       candidate: false,
     }),
@@ -59,7 +66,7 @@ function nodes(plan: Record<string, unknown>): Record<string, unknown>[] {
  */
 async function prepared(name: keyof typeof statements, hashes: () => string[], uses: number) {
   const first = await statements[name](hashes(), 1);
-  const label = `t_${name}_${randomBytes(4).toString("hex")}`;
+  const label = `t_${name.toLowerCase()}_${randomBytes(4).toString("hex")}`;
   let result: { generic: number; custom: number; seqScans: string[] } | undefined;
   await t.database.db
     .transaction(async (tx) => {
@@ -115,7 +122,7 @@ async function withCodes(employees: number) {
 it("reaches codes by their hash, never by reading the codes table", async () => {
   // a table of a few hundred codes: the old plan read it whole, expecting to meet one of ten matches early
   await withCodes(300);
-  for (const name of ["lookup", "verify"] as const) {
+  for (const name of ["lookup", "lookupIpv6", "verify"] as const) {
     // six hashes: a typed code may stand for one code per word list
     const { seqScans } = await prepared(name, () => Array.from({ length: 6 }, randomHash), 0);
     expect({ name, seqScans: seqScans.filter((r) => r === "identity_codes") }).toEqual({ name, seqScans: [] });
@@ -124,7 +131,7 @@ it("reaches codes by their hash, never by reading the codes table", async () => 
 
 it("keeps one generic plan for each statement instead of planning it again on every look-up", async () => {
   await withCodes(1000);
-  for (const name of ["lookup", "verify"] as const) {
+  for (const name of ["lookup", "lookupIpv6", "verify"] as const) {
     const { generic, custom } = await prepared(name, () => [randomHash()], 12);
     // PostgreSQL tries five custom plans, then keeps the generic one when it costs no more than they did
     expect({ name, custom, generic }).toEqual({ name, custom: 5, generic: 7 });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
-import { fillPlaceholders, type SQL } from "drizzle-orm";
+import { fillPlaceholders, Placeholder, type SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -140,8 +140,34 @@ function statementName(label: string, text: string) {
  * several CTEs with Drizzle and turning it into text cost about 0.1 ms of a look-up's 1.4 (bench/README.md).
  */
 export function statement(label: string, query: SQL, opts: { returns?: string } = {}): Statement {
-  const { sql: text, params } = dialect.sqlToQuery(query);
+  const { text, params } = sharedParameters(dialect.sqlToQuery(query));
   return { name: nameOf(label, text), text, params, returns: opts.returns };
+}
+
+/**
+ * One parameter per placeholder and cast, where Drizzle numbers every occurrence apart: the look-up names
+ * its `now` ten times and the rate limit's `limit` ten, and each bound parameter is sent, then parsed by its
+ * type's input function, on every execution. Only occurrences cast alike share a parameter (an uncast one
+ * takes its type from where it stands, so it keeps its own), and values that are not placeholders keep theirs.
+ */
+function sharedParameters({ sql: text, params }: { sql: string; params: unknown[] }) {
+  const shared: unknown[] = [];
+  const numberOf = new Map<string, number>();
+  const renumbered = text.replace(
+    /\$(\d+)(::[a-z_][a-z0-9_]*(?:\[\])?)?/g,
+    (_, n: string, cast: string | undefined) => {
+      const param = params[Number(n) - 1];
+      const key = param instanceof Placeholder && cast ? `${param.name}${cast}` : null;
+      let number = key ? numberOf.get(key) : undefined;
+      if (number === undefined) {
+        shared.push(param);
+        number = shared.length;
+        if (key) numberOf.set(key, number);
+      }
+      return `$${number}${cast ?? ""}`;
+    },
+  );
+  return { text: renumbered, params: shared };
 }
 
 const filled = (statement: Statement, values: Record<string, unknown>) =>

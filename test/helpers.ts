@@ -6,6 +6,7 @@ import { type Config, loadConfig } from "@server/config";
 import {
   type Database,
   type Db,
+  literal,
   migratedPglite,
   openDatabase,
   STATEMENT_FUNCTION_PREFIX,
@@ -493,6 +494,5 @@ export async function statementSent(
   return sent;
 }
 
-/** A parameter as an SQL literal, for `EXECUTE name(…)` of a statement caught by `statementSent`. */
-export const sqlLiteral = (v: unknown): string =>
-  v === null || v === undefined ? "null" : typeof v === "string" ? pg.escapeLiteral(v) : String(v);
+/** A parameter as an SQL literal, for `EXECUTE name(…)` of a statement caught by `statementSent`: as PGlite's `run` writes it. */
+export const sqlLiteral = (v: unknown): string => literal(v as Parameters<typeof literal>[0]);

@@ -280,7 +280,7 @@ function postgresQueries(pool: pg.Pool, pooled?: { directUrl: string }): RawQuer
 }
 
 /** A parameter as an SQL literal for EXECUTE (PGlite runs it in-process; pg's escaping handles quotes and backslashes). */
-function literal(value: Param): string {
+export function literal(value: Param): string {
   if (value === null) return "null";
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number") {

@@ -121,33 +121,27 @@ function codesNamedSql(hashes: Placeholder) {
 }
 
 /**
- * The look-up statement, built once (its values are the placeholders `lookUpCode` fills), in two texts: an
- * IPv6 client's counts the hit of its /48 too, an IPv4 client's has no such step. Before the hashes reached
- * the plan through an InitPlan (`codesNamedSql`), PostgreSQL planned a text without the /48 step afresh on
- * every call (its custom plans, which knew the number of hashes, looked cheaper than the generic one), so
- * every client ran the IPv6 text with a step that never counted; each text now keeps its generic plan
- * (`plans.test.ts`), and an IPv4 look-up no longer initialises the unused upsert on every execution.
+ * The look-up statement, built once (its values are the placeholders `lookUpCode` fills). One text for
+ * every client, the /48 step with a key only for IPv6 ones: a text of its own without that step for IPv4
+ * clients keeps its own generic plan since the hashes reach the plan through an InitPlan, and was tried
+ * (2026-11-28): it saved a few per cent of the database's CPU per failed look-up, within the benchmark's
+ * swings, and split the plan cache in two.
  */
 const CLIENT_HIT = hitPlaceholders("client");
 // the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not use up its
-// neighbours' budget
-const NETWORK_HIT = hitPlaceholders("network", sql`(select allowed from client)`);
-const lookUpStatement = (label: string, network: boolean) =>
-  statement(
-    label,
-    sql`
+// neighbours' budget; an IPv4 client has none (its key is '')
+const NETWORK_HIT = hitPlaceholders("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`);
+const LOOK_UP = statement(
+  "codes_lookup",
+  sql`
     with client as (${CLIENT_HIT.sql}),
-    ${
-      network
-        ? sql`network as (${NETWORK_HIT.sql}),
+    network as (${NETWORK_HIT.sql}),
     rl as (
       select client.allowed and coalesce(network.allowed, true) as allowed,
         case when client.allowed then network.oldest else client.oldest end as oldest,
         case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
       from client left join network on true
-    ),`
-        : sql`rl as (select allowed, oldest, refused from client),`
-    }
+    ),
     -- the codes the candidates name (codesNamedSql), the live ones among them: two are possible (readings
     -- in two languages), and then this statement does not judge (the site may be the other one's): consumeCode does
     found as (select ic.id, ic.user_id, ic.expires_at, ic.used_at from ${codesNamedSql($("hashes"))}),
@@ -198,9 +192,8 @@ const lookUpStatement = (label: string, network: boolean) =>
       returning id
     )
     select allowed, oldest, reason is null as candidate from result`,
-    { returns: "allowed boolean, oldest timestamptz, candidate boolean" },
-  );
-const LOOK_UP = { ipv4: lookUpStatement("codes_lookup", false), ipv6: lookUpStatement("codes_lookup_v6", true) };
+  { returns: "allowed boolean, oldest timestamptz, candidate boolean" },
+);
 
 /**
  * The first step of every look-up, one statement: counts the client's rate-limit hit and finds the
@@ -222,10 +215,10 @@ export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimi
     origin: p.origin,
   };
   CLIENT_HIT.fill(values, hitValues(p.limit.key, p.limit.limit, p.limit.windowMs, p.now));
-  if (p.networkLimit) {
-    NETWORK_HIT.fill(values, hitValues(p.networkLimit.key, p.networkLimit.limit, p.networkLimit.windowMs, p.now));
-  }
-  const rows = await db.run<LookUpRow>(p.networkLimit ? LOOK_UP.ipv6 : LOOK_UP.ipv4, values);
+  // IPv4 clients have no network budget: the same statement, with a hit that never counts.
+  const network = p.networkLimit ?? { key: "", limit: 1, windowMs: p.limit.windowMs };
+  NETWORK_HIT.fill(values, hitValues(network.key, network.limit, network.windowMs, p.now));
+  const rows = await db.run<LookUpRow>(LOOK_UP, values);
   const row = rows[0];
   if (!row) throw new Error("look-up statement returned no row");
   return row;

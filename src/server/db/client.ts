@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
-import { fillPlaceholders, Placeholder, type SQL } from "drizzle-orm";
+import { fillPlaceholders, Placeholder, type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -39,6 +39,8 @@ export type Statement = {
   readonly text: string;
   readonly params: readonly unknown[];
   readonly returns?: string;
+  /** the statements this one calls as functions (`functionCall`), made before its first execution */
+  readonly calls?: readonly Statement[];
 };
 
 /** The database as every repository sees it: Drizzle plus raw statements. Which engine runs is known only here. */
@@ -139,9 +141,80 @@ function statementName(label: string, text: string) {
  * Builds a hot-path statement once (at module load), instead of on every call: building a statement of
  * several CTEs with Drizzle and turning it into text cost about 0.1 ms of a look-up's 1.4 (bench/README.md).
  */
-export function statement(label: string, query: SQL, opts: { returns?: string } = {}): Statement {
+export function statement(
+  label: string,
+  query: SQL,
+  opts: { returns?: string; calls?: readonly Statement[] } = {},
+): Statement {
   const { text, params } = sharedParameters(dialect.sqlToQuery(query));
-  return { name: nameOf(label, text), text, params, returns: opts.returns };
+  return { name: nameOf(label, text), text, params, returns: opts.returns, calls: opts.calls };
+}
+
+/** A parameter of a statement's text with the cast it stands with ("$3::timestamptz"). */
+const PARAMETER = /\$(\d+)(::[a-z_][a-z0-9_]*(?:\[\])?)?/g;
+
+/**
+ * A statement as a PL/pgSQL function of its placeholders (each cast alike, one argument), its other values
+ * written into the text: `functionCall` calls it from another statement, which lists it in `calls` so that
+ * it is made first. A statement's work that another runs only sometimes then costs that other nothing but
+ * a call when it does not run: PostgreSQL sets up every node of a plan on every execution, whether a row
+ * reaches it or not, but a function's statement only when it is called. PL/pgSQL keeps its plan for the
+ * session, as a prepared statement's. Its name holds the statement's (a digest of the text).
+ */
+export function statementFunction(statement: Statement): StatementFunction {
+  let made = statementFunctions.get(statement);
+  if (!made) {
+    made = functionOf(statement);
+    statementFunctions.set(statement, made);
+  }
+  return made;
+}
+type StatementFunction = { name: string; create: string; call: SQL };
+const statementFunctions = new WeakMap<Statement, StatementFunction>();
+
+function functionOf(statement: Statement): StatementFunction {
+  if (!statement.returns) throw new Error(`statement ${statement.name} has no \`returns\`: it cannot be a function`);
+  const args: { placeholder: Placeholder; type: string }[] = [];
+  const argumentOf = new Map<number, number>();
+  const body = statement.text.replace(PARAMETER, (_, n: string, cast: string | undefined) => {
+    const param = statement.params[Number(n) - 1];
+    if (!(param instanceof Placeholder)) return `${literal(param as Param)}${cast ?? ""}`;
+    if (!cast) throw new Error(`statement ${statement.name}: placeholder ${param.name} needs a cast to be an argument`);
+    let number = argumentOf.get(Number(n));
+    if (number === undefined) {
+      args.push({ placeholder: param, type: cast.slice(2) });
+      number = args.length;
+      argumentOf.set(Number(n), number);
+    }
+    return `$${number}${cast}`;
+  });
+  const name = `${STATEMENT_FUNCTION_PREFIX}fn_${statement.name}`;
+  return {
+    name,
+    create: functionDefinition(
+      name,
+      args.map((a) => a.type),
+      statement.returns,
+      body,
+    ),
+    /** the call, for the calling statement's text: its placeholders are the calling statement's */
+    call: sql`${sql.raw(name)}(${sql.join(
+      args.map((a) => sql`${a.placeholder}${sql.raw(`::${a.type}`)}`),
+      sql`, `,
+    )})`,
+  };
+}
+
+/** `create function` of a statement's text as PL/pgSQL returning its rows. */
+function functionDefinition(name: string, types: readonly string[], returns: string, text: string) {
+  if (text.includes("$fn$")) throw new Error(`statement ${name} cannot be quoted as $fn$`);
+  // The result columns' names are PL/pgSQL variables too: where the text names a column alike, the column.
+  return `create function ${name}(${types.join(", ")}) returns table (${returns}) language plpgsql volatile as $fn$
+#variable_conflict use_column
+begin
+  return query ${text};
+end
+$fn$`;
 }
 
 /**
@@ -153,20 +226,17 @@ export function statement(label: string, query: SQL, opts: { returns?: string } 
 function sharedParameters({ sql: text, params }: { sql: string; params: unknown[] }) {
   const shared: unknown[] = [];
   const numberOf = new Map<string, number>();
-  const renumbered = text.replace(
-    /\$(\d+)(::[a-z_][a-z0-9_]*(?:\[\])?)?/g,
-    (_, n: string, cast: string | undefined) => {
-      const param = params[Number(n) - 1];
-      const key = param instanceof Placeholder && cast ? `${param.name}${cast}` : null;
-      let number = key ? numberOf.get(key) : undefined;
-      if (number === undefined) {
-        shared.push(param);
-        number = shared.length;
-        if (key) numberOf.set(key, number);
-      }
-      return `$${number}${cast ?? ""}`;
-    },
-  );
+  const renumbered = text.replace(PARAMETER, (_, n: string, cast: string | undefined) => {
+    const param = params[Number(n) - 1];
+    const key = param instanceof Placeholder && cast ? `${param.name}${cast}` : null;
+    let number = key ? numberOf.get(key) : undefined;
+    if (number === undefined) {
+      shared.push(param);
+      number = shared.length;
+      if (key) numberOf.set(key, number);
+    }
+    return `$${number}${cast ?? ""}`;
+  });
   return { text: renumbered, params: shared };
 }
 
@@ -208,7 +278,6 @@ function pooledFunctions(directUrl: string) {
 /** Makes the function (unless it exists) and returns the statement that calls it. */
 async function makeFunction(directUrl: string, statement: Statement): Promise<string> {
   const name = `${STATEMENT_FUNCTION_PREFIX}${statement.name}`;
-  if (statement.text.includes("$fn$")) throw new Error(`statement ${statement.name} cannot be quoted as $fn$`);
   const client = new pg.Client({
     connectionString: directUrl,
     connectionTimeoutMillis: 3000,
@@ -217,30 +286,58 @@ async function makeFunction(directUrl: string, statement: Statement): Promise<st
   client.on("error", () => {}); // a dropped connection fails the query under way, not the process
   await client.connect();
   try {
-    await client.query("begin");
-    await client.query("select pg_advisory_xact_lock(724012)");
-    const found = await client.query<{ found: boolean }>("select to_regproc($1) is not null as found", [name]);
-    if (!found.rows[0]?.found) {
+    await createOnce(client, name, async () => {
       await client.query(`prepare probe as ${statement.text}`);
       const probe = await client.query<{ types: string[] }>(
         "select parameter_types::text[] as types from pg_prepared_statements where name = 'probe'",
       );
-      const types = probe.rows[0]?.types ?? [];
-      // The result columns' names are PL/pgSQL variables too: where the text names a column alike, the column.
-      await client.query(
-        `create function ${name}(${types.join(", ")}) returns table (${statement.returns}) language plpgsql volatile as $fn$
-#variable_conflict use_column
-begin
-  return query ${statement.text};
-end
-$fn$`,
-      );
-    }
-    await client.query("commit");
+      return functionDefinition(name, probe.rows[0]?.types ?? [], statement.returns ?? "", statement.text);
+    });
     return `select * from ${name}(${statement.params.map((_, i) => `$${i + 1}`).join(", ")})`;
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Makes a function on a PostgreSQL server unless it exists, under an advisory lock so that processes
+ * starting together do not race; `create` gives its definition.
+ */
+async function createOnce(client: pg.ClientBase, name: string, create: () => Promise<string>) {
+  await client.query("begin");
+  try {
+    await client.query("select pg_advisory_xact_lock(724012)");
+    const found = await client.query<{ found: boolean }>("select to_regproc($1) is not null as found", [name]);
+    if (!found.rows[0]?.found) await client.query(await create());
+    await client.query("commit");
+  } catch (err) {
+    await client.query("rollback").catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Runs `make` for the functions a statement calls (`calls`), once per database handle, before its first
+ * execution: `ready(statement)` is null once they are made (a failure is tried again at the next one).
+ */
+function calledFunctions(make: (fn: StatementFunction) => Promise<void>) {
+  const made = new Map<string, Promise<void> | true>();
+  return (statement: Statement): Promise<void> | null => {
+    if (!statement.calls) return null;
+    const ready = made.get(statement.name);
+    if (ready === true) return null;
+    if (ready) return ready;
+    const calls = statement.calls;
+    const making = (async () => {
+      for (const called of calls) await make(statementFunction(called));
+    })();
+    made.set(statement.name, making);
+    making.then(
+      () => made.set(statement.name, true),
+      () => made.delete(statement.name),
+    );
+    return making;
+  };
 }
 
 /**
@@ -251,6 +348,15 @@ $fn$`,
  */
 function postgresQueries(pool: pg.Pool, pooled?: { directUrl: string }): RawQueries {
   const callOf = pooled ? pooledFunctions(pooled.directUrl) : null;
+  // one transaction, so through a pooler too
+  const functionsReady = calledFunctions(async (fn) => {
+    const client = await pool.connect();
+    try {
+      await createOnce(client, fn.name, async () => fn.create);
+    } finally {
+      client.release();
+    }
+  });
   return {
     async rows<T>(query: SQL) {
       const { sql: text, params } = dialect.sqlToQuery(query);
@@ -263,6 +369,8 @@ function postgresQueries(pool: pg.Pool, pooled?: { directUrl: string }): RawQuer
     },
     async run<T>(statement: Statement, values: Record<string, unknown>) {
       const params = filled(statement, values);
+      const ready = functionsReady(statement);
+      if (ready) await ready;
       const call = callOf && statement.returns ? await callOf(statement) : null;
       if (call) {
         const result = await pool.query(call, params);
@@ -296,6 +404,14 @@ export function literal(value: Param): string {
  */
 function pgliteQueries(client: Pick<PGlite | PgliteThread, "query" | "exec">): RawQueries {
   const statements = new Map<string, Promise<unknown>>();
+  // one process: made unless it exists (another handle on this database may have just made it)
+  const functionsReady = calledFunctions(async (fn) => {
+    const found = await client.query<{ found: boolean }>("select to_regproc($1) is not null as found", [fn.name]);
+    if (found.rows[0]?.found) return;
+    await client.exec(fn.create).catch((err: { code?: string }) => {
+      if (err.code !== "42723") throw err; // duplicate_function
+    });
+  });
   return {
     async rows<T>(query: SQL) {
       const { sql: text, params } = dialect.sqlToQuery(query);
@@ -307,6 +423,8 @@ function pgliteQueries(client: Pick<PGlite | PgliteThread, "query" | "exec">): R
       return execute<T>(statementName(label, text), text, params as Param[]);
     },
     async run<T>(statement: Statement, values: Record<string, unknown>) {
+      const ready = functionsReady(statement);
+      if (ready) await ready;
       return execute<T>(statement.name, statement.text, filled(statement, values));
     },
   };

@@ -3,7 +3,7 @@ import { createOrganisation } from "@test/fixtures";
 import { buildTestApp, createUser, sqlLiteral, statementSent, type TestApp } from "@test/helpers";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { consumeCode, lookUpCode } from "./repository";
+import { consumeCode, lookUpAndVerify, lookUpCode } from "./repository";
 import { codeHash } from "./service";
 import { drawWords } from "./words";
 
@@ -50,7 +50,19 @@ const statements = {
     }),
   verify: (hashes: string[], n: number) =>
     statementSent((db) => consumeCode(db, lookUp(hashes, n)), { verified: false, id: null, queued: 0 }),
+  // the product's look-up: the first with the second called as a function for a candidate
+  lookupAndVerify: (hashes: string[], n: number) =>
+    statementSent((db) => lookUpAndVerify(db, { ...lookUp(hashes, n), limit: limit(n), networkLimit: null }), {
+      allowed: true,
+      candidate: false,
+      verification: null,
+    }),
 };
+
+/** The verification's function, which `lookUpAndVerify`'s text calls, made by a look-up of its own. */
+async function verificationMade() {
+  await lookUpAndVerify(t.database.db, { ...lookUp([], 250), limit: limit(250), networkLimit: null });
+}
 
 /** Every node of an EXPLAIN (FORMAT JSON) plan. */
 function nodes(plan: Record<string, unknown>): Record<string, unknown>[] {
@@ -122,7 +134,8 @@ async function withCodes(employees: number) {
 it("reaches codes by their hash, never by reading the codes table", async () => {
   // a table of a few hundred codes: the old plan read it whole, expecting to meet one of ten matches early
   await withCodes(300);
-  for (const name of ["lookup", "lookupIpv6", "verify"] as const) {
+  await verificationMade();
+  for (const name of ["lookup", "lookupIpv6", "verify", "lookupAndVerify"] as const) {
     // six hashes: a typed code may stand for one code per word list
     const { seqScans } = await prepared(name, () => Array.from({ length: 6 }, randomHash), 0);
     expect({ name, seqScans: seqScans.filter((r) => r === "identity_codes") }).toEqual({ name, seqScans: [] });
@@ -131,9 +144,50 @@ it("reaches codes by their hash, never by reading the codes table", async () => 
 
 it("keeps one generic plan for each statement instead of planning it again on every look-up", async () => {
   await withCodes(1000);
-  for (const name of ["lookup", "lookupIpv6", "verify"] as const) {
+  await verificationMade();
+  for (const name of ["lookup", "lookupIpv6", "verify", "lookupAndVerify"] as const) {
     const { generic, custom } = await prepared(name, () => [randomHash()], 12);
     // PostgreSQL tries five custom plans, then keeps the generic one when it costs no more than they did
     expect({ name, custom, generic }).toEqual({ name, custom: 5, generic: 7 });
   }
+});
+
+it("runs the verification of a look-up's statement for a candidate only", async () => {
+  // What a failed look-up pays for the verification in its statement is a call that does not run: the
+  // function's plan is set up only when it is called (bench/README.md, verify-success).
+  const org = await createOrganisation(t);
+  const user = await createUser(t, { organisationId: org.id });
+  const words = drawWords();
+  await t.database.db.rows(sql`
+    insert into identity_codes (user_id, code_hash, created_at, expires_at)
+    values (${user.id}::int, ${codeHash(t.config.appSecret, words)}::text, ${t.clock.now().toISOString()}::timestamptz,
+      ${new Date(t.clock.now().getTime() + 60_000).toISOString()}::timestamptz)`);
+  await verificationMade();
+  const callsOf = async (hashes: string[], n: number) => {
+    const { text, params } = await statements.lookupAndVerify(hashes, n);
+    let loops: number[] = [];
+    await t.database.db
+      .transaction(async (tx) => {
+        const label = `t_calls_${randomBytes(4).toString("hex")}`;
+        const raw = async (q: string) =>
+          ((await tx.execute(sql.raw(q))) as unknown as { rows: Record<string, unknown>[] }).rows;
+        await raw(`prepare ${label} as ${text}`);
+        const [explained] = await raw(
+          `explain (analyze, format json) execute ${label}(${params.map(sqlLiteral).join(", ")})`,
+        );
+        await raw(`deallocate ${label}`);
+        const plan = (Object.values(explained ?? {})[0] as { Plan: Record<string, unknown> }[])[0]?.Plan ?? {};
+        loops = nodes(plan)
+          .filter((n) => String(n["Function Name"] ?? "").includes("codes_verify"))
+          .map((n) => Number(n["Actual Loops"]));
+        throw new Rollback();
+      })
+      .catch((err) => {
+        if (!(err instanceof Rollback)) throw err;
+      });
+    return loops;
+  };
+  // one call in the plan; a made-up code never runs it, the live one does
+  expect(await callsOf([randomHash()], 3)).toEqual([0]);
+  expect(await callsOf([codeHash(t.config.appSecret, words)], 4)).toEqual([1]);
 });

@@ -1,4 +1,4 @@
-import { type Db, type Executor, statement } from "@server/db/client";
+import { type Db, type Executor, statement, statementFunction } from "@server/db/client";
 import { identityCodes } from "@server/db/schema";
 import { auditDetailSql } from "@server/features/audit";
 import { organisationActiveSql } from "@server/features/organisations";
@@ -120,110 +120,6 @@ function codesNamedSql(hashes: Placeholder) {
     ) ic`;
 }
 
-/**
- * The look-up statement, built once (its values are the placeholders `lookUpCode` fills). One text for
- * every client, the /48 step with a key only for IPv6 ones: a text of its own without that step for IPv4
- * clients keeps its own generic plan since the hashes reach the plan through an InitPlan, and was tried
- * (2026-11-28): it saved a few per cent of the database's CPU per failed look-up, within the benchmark's
- * swings, and split the plan cache in two.
- */
-const CLIENT_HIT = hitPlaceholders("client");
-// the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not use up its
-// neighbours' budget; an IPv4 client has none (its key is '')
-const NETWORK_HIT = hitPlaceholders("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`);
-const LOOK_UP = statement(
-  "codes_lookup",
-  sql`
-    with client as (${CLIENT_HIT.sql}),
-    network as (${NETWORK_HIT.sql}),
-    rl as (
-      select client.allowed and coalesce(network.allowed, true) as allowed,
-        case when client.allowed then network.oldest else client.oldest end as oldest,
-        case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
-      from client left join network on true
-    ),
-    -- the codes the candidates name (codesNamedSql), the live ones among them: two are possible (readings
-    -- in two languages), and then this statement does not judge (the site may be the other one's): consumeCode does
-    found as (select ic.id, ic.user_id, ic.expires_at, ic.used_at from ${codesNamedSql($("hashes"))}),
-    live as (select id from found where used_at is null and expires_at > ${$("now")}::timestamptz limit 2),
-    -- at most one code of the candidates, a live one first
-    ic as (
-      select id, user_id, expires_at, used_at from found
-      order by used_at is null and expires_at > ${$("now")}::timestamptz desc limit 1
-    ),
-    c as (
-      -- the owner's status reads 'deactivated' when its organisation is (features/organisations)
-      select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.organisation_id,
-        case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status
-      from ic join users u on u.id = ic.user_id
-    ),
-    result as (
-      select rl.allowed, rl.oldest, rl.refused, c.id, c.user_id, c.organisation_id,
-        case
-          when not rl.allowed then 'rate-limited'
-          when (select count(*) from live) > 1 then null
-          when c.id is null then 'unknown'
-          when c.used_at is not null then 'used'
-          when c.expires_at <= ${$("now")}::timestamptz then 'expired'
-          when c.status <> 'active' then 'owner-inactive'
-          -- the Origin's host or one of its parent domains is a verified site of the organisation
-          when not (${$("anySite")}::boolean or ${siteAmongSql(sql`c.organisation_id`, sql`${$("hosts")}::text`)}) then 'wrong-site'
-        end as reason
-      from rl left join c on true
-    ),
-    logged as (
-      insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
-      select ${$("now")}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${$("ip")}::text,
-        case when allowed then 'failure' else 'denied' end,
-        -- no null members: a failed look-up's row stays as small as a plain audit insert's
-        ${auditDetailSql(
-          AUDIT_ACTIONS.verifyCode,
-          {
-            origin: sql`left(${$("origin")}::text, 255)`,
-            reason: sql`reason`,
-            ownerId: sql`user_id`,
-            refused: sql`case when not allowed then refused end`,
-          },
-          { stripNulls: true },
-        )}
-      from result
-      -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
-      where reason is not null and (allowed or ${auditsRefusalSql(sql`refused`)})
-      returning id
-    )
-    select allowed, oldest, reason is null as candidate from result`,
-  { returns: "allowed boolean, oldest timestamptz, candidate boolean" },
-);
-
-/**
- * The first step of every look-up, one statement: counts the client's rate-limit hit and finds the
- * code, without changing it. A look-up that cannot verify (refused, unknown, used, expired, owner
- * inactive, wrong site) is audited here (origin, IP, outcome, reason, code id; never the words) and
- * this is all it costs; `candidate` is true only when the code looked consumable (or two live codes
- * matched: which one the customer heard may depend on the site), and then
- * `consumeCode` does the rest. Keeping the common, failing case to this small statement is what
- * makes the look-up cheaper than a naive server's three (bench/README.md).
- */
-export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimit: Limit | null }): Promise<LookUpRow> {
-  const { anySite, hosts } = scopeParams(p.scope);
-  const values: Record<string, unknown> = {
-    hashes: p.codeHashes.join(","),
-    now: iso(p.now),
-    anySite,
-    hosts,
-    ip: p.ip,
-    origin: p.origin,
-  };
-  CLIENT_HIT.fill(values, hitValues(p.limit.key, p.limit.limit, p.limit.windowMs, p.now));
-  // IPv4 clients have no network budget: the same statement, with a hit that never counts.
-  const network = p.networkLimit ?? { key: "", limit: 1, windowMs: p.limit.windowMs };
-  NETWORK_HIT.fill(values, hitValues(network.key, network.limit, network.windowMs, p.now));
-  const rows = await db.run<LookUpRow>(LOOK_UP, values);
-  const row = rows[0];
-  if (!row) throw new Error("look-up statement returned no row");
-  return row;
-}
-
 export type VerifyRow = {
   verified: boolean;
   /** the code's id (null when no code matched) */
@@ -311,14 +207,158 @@ const VERIFY = statement(
     )
     select verified, id, full_name, company_name, website, (select count(*) from queued)::int as queued
     from result`,
-  {
-    returns: "verified boolean, id bigint, full_name text, company_name text, website text, queued integer",
-  },
+  { returns: "verified boolean, id bigint, full_name text, company_name text, website text, queued integer" },
 );
 
 /**
- * The second step, only for a code `lookUpCode` found consumable (so almost never for a guess), one
- * statement, atomic on both engines: uses the code up only if it is still live (unused, unexpired),
+ * The look-up statement, built once (its values are the placeholders `lookUpAndVerify` and `lookUpCode`
+ * fill), in two forms: with the verification (`lookUpAndVerify`, every look-up of the product) and without
+ * (`lookUpCode`). One text for every client, the /48 step with a key only for IPv6 ones: a text of its own
+ * without that step for IPv4 clients was tried (2026-11-28): it saved a few per cent of the database's CPU
+ * per failed look-up, within the benchmark's swings, and split the plan cache in two.
+ */
+const CLIENT_HIT = hitPlaceholders("client");
+// the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not use up its
+// neighbours' budget; an IPv4 client has none (its key is '')
+const NETWORK_HIT = hitPlaceholders("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`);
+/** The verification as a function: the look-up calls it for a candidate only (`lookUpAndVerify`). */
+const VERIFY_FUNCTION = statementFunction(VERIFY);
+const lookUpStatement = (label: string, verify: boolean) =>
+  statement(
+    label,
+    sql`
+    with client as (${CLIENT_HIT.sql}),
+    network as (${NETWORK_HIT.sql}),
+    rl as (
+      select client.allowed and coalesce(network.allowed, true) as allowed,
+        case when client.allowed then network.oldest else client.oldest end as oldest,
+        case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
+      from client left join network on true
+    ),
+    -- the codes the candidates name (codesNamedSql), the live ones among them: two are possible (readings
+    -- in two languages), and then this statement does not judge (the site may be the other one's): the verification does
+    found as (select ic.id, ic.user_id, ic.expires_at, ic.used_at from ${codesNamedSql($("hashes"))}),
+    live as (select id from found where used_at is null and expires_at > ${$("now")}::timestamptz limit 2),
+    -- at most one code of the candidates, a live one first
+    ic as (
+      select id, user_id, expires_at, used_at from found
+      order by used_at is null and expires_at > ${$("now")}::timestamptz desc limit 1
+    ),
+    c as (
+      -- the owner's status reads 'deactivated' when its organisation is (features/organisations)
+      select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.organisation_id,
+        case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status
+      from ic join users u on u.id = ic.user_id
+    ),
+    result as (
+      select rl.allowed, rl.oldest, rl.refused, c.id, c.user_id, c.organisation_id,
+        case
+          when not rl.allowed then 'rate-limited'
+          when (select count(*) from live) > 1 then null
+          when c.id is null then 'unknown'
+          when c.used_at is not null then 'used'
+          when c.expires_at <= ${$("now")}::timestamptz then 'expired'
+          when c.status <> 'active' then 'owner-inactive'
+          -- the Origin's host or one of its parent domains is a verified site of the organisation
+          when not (${$("anySite")}::boolean or ${siteAmongSql(sql`c.organisation_id`, sql`${$("hosts")}::text`)}) then 'wrong-site'
+        end as reason
+      from rl left join c on true
+    ),
+    logged as (
+      insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
+      select ${$("now")}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${$("ip")}::text,
+        case when allowed then 'failure' else 'denied' end,
+        -- no null members: a failed look-up's row stays as small as a plain audit insert's
+        ${auditDetailSql(
+          AUDIT_ACTIONS.verifyCode,
+          {
+            origin: sql`left(${$("origin")}::text, 255)`,
+            reason: sql`reason`,
+            ownerId: sql`user_id`,
+            refused: sql`case when not allowed then refused end`,
+          },
+          { stripNulls: true },
+        )}
+      from result
+      -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
+      where reason is not null and (allowed or ${auditsRefusalSql(sql`refused`)})
+      returning id
+    )
+    select allowed, oldest, reason is null as candidate${
+      verify
+        ? sql`,
+      -- a candidate's verification, in the same statement (one round trip, one commit): an InitPlan, which
+      -- PostgreSQL runs only when the case reaches it; a function's plan is set up only when it is called
+      case when reason is null then (select to_jsonb(v) from ${VERIFY_FUNCTION.call} v) end as verification`
+        : sql``
+    }
+    from result`,
+    verify
+      ? {
+          returns: "allowed boolean, oldest timestamptz, candidate boolean, verification jsonb",
+          calls: [VERIFY],
+        }
+      : { returns: "allowed boolean, oldest timestamptz, candidate boolean" },
+  );
+const LOOK_UP = lookUpStatement("codes_candidates", false);
+const LOOK_UP_AND_VERIFY = lookUpStatement("codes_lookup", true);
+
+/** The values of a look-up's statement, either form. */
+function lookUpValues(p: LookUp & { limit: Limit; networkLimit: Limit | null }) {
+  const { anySite, hosts } = scopeParams(p.scope);
+  const values: Record<string, unknown> = {
+    hashes: p.codeHashes.join(","),
+    now: iso(p.now),
+    anySite,
+    hosts,
+    ip: p.ip,
+    origin: p.origin,
+    originHost: p.originHost,
+  };
+  CLIENT_HIT.fill(values, hitValues(p.limit.key, p.limit.limit, p.limit.windowMs, p.now));
+  // IPv4 clients have no network budget: the same statement, with a hit that never counts.
+  const network = p.networkLimit ?? { key: "", limit: 1, windowMs: p.limit.windowMs };
+  NETWORK_HIT.fill(values, hitValues(network.key, network.limit, network.windowMs, p.now));
+  return values;
+}
+
+/** A look-up's row: `verification` is the verification's row for a candidate, null otherwise. */
+export type LookUpAndVerifyRow = LookUpRow & { verification: VerifyRow | null };
+
+/**
+ * A look-up, one statement: counts the client's rate-limit hit and finds the code. A look-up that cannot
+ * verify (refused, unknown, used, expired, owner inactive, wrong site) is audited here (origin, IP,
+ * outcome, reason, code id; never the words) and changes nothing else. `candidate` is true only when the
+ * code looked consumable (or two live codes matched: which one the customer heard may depend on the site),
+ * and then the same statement runs the verification (`consumeCode`'s, as a function) and returns its row. Almost every look-up is a failed one: it pays for the verification only a call that does
+ * not run, which is what keeps it cheaper than a naive server's three statements (bench/README.md); a
+ * success pays one round trip and one commit instead of two (bench verify-success).
+ */
+export async function lookUpAndVerify(
+  db: Db,
+  p: LookUp & { limit: Limit; networkLimit: Limit | null },
+): Promise<LookUpAndVerifyRow> {
+  const rows = await db.run<LookUpAndVerifyRow>(LOOK_UP_AND_VERIFY, lookUpValues(p));
+  const row = rows[0];
+  if (!row) throw new Error("look-up statement returned no row");
+  return row;
+}
+
+/**
+ * The look-up without the verification: counts the hit, audits a failure, and says whether the code is a
+ * candidate, changing nothing of it. With `consumeCode` after it, the two steps `lookUpAndVerify` takes in
+ * one statement, apart (`candidates.test.ts` judges each step so).
+ */
+export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimit: Limit | null }): Promise<LookUpRow> {
+  const rows = await db.run<LookUpRow>(LOOK_UP, lookUpValues(p));
+  const row = rows[0];
+  if (!row) throw new Error("look-up statement returned no row");
+  return row;
+}
+
+/**
+ * The second step, only for a code the look-up found consumable (so almost never for a guess), one
+ * statement (`lookUpAndVerify` runs it as a function, `consumeCode` on its own), atomic on both engines: uses the code up only if it is still live (unused, unexpired),
  * its owner active and the site allowed; counts the verification on the owner; and writes the audit
  * entry (success, or the failure a concurrent look-up caused). Under concurrent look-ups the row lock
  * and PostgreSQL's re-check of `used_at is null` let exactly one of them succeed.

@@ -3,7 +3,6 @@ import { originHost, siteScope } from "@server/features/sites";
 import { clientInfo as callerOf, usersErrors } from "@server/features/users";
 import { wakeWorkersAfterCommit } from "@server/features/webhooks";
 import { hmac } from "@server/lib/crypto";
-import { HttpError } from "@server/lib/errors";
 import { ipNetwork48 } from "@server/lib/ip";
 import { retryAfterSeconds } from "@server/lib/rate-limit";
 import type { ClientInfo, CodeStatus, GeneratedWords, VerifyAnswer } from "@shared/codes";
@@ -116,20 +115,18 @@ export async function verifyWords(
     originHost: originHost(input.origin),
     ip: actor.ip,
   };
-  let row: repo.VerifyRow;
+  let first: repo.LookUpAndVerifyRow;
   try {
-    // Almost every look-up ends with the first statement: counted, audited, not a consumable code.
-    const first = await repo.lookUpCode(deps.db, { ...lookUp, limit, networkLimit });
-    if (!first.allowed)
-      throw codesErrors.tooManyLookups(retryAfterSeconds(first.oldest, limit.windowMs, now), texts.tooMany);
-    if (!first.candidate) return { verified: false, message: texts.notVerified };
-    row = await repo.consumeCode(deps.db, lookUp);
+    // One statement: counted, audited, and verified when the code is a consumable one.
+    first = await repo.lookUpAndVerify(deps.db, { ...lookUp, limit, networkLimit });
   } catch (err) {
-    if (err instanceof HttpError) throw err;
     deps.log.error({ err, requestId: actor.requestId }, "identity code look-up failed");
     throw codesErrors.verifyUnavailable(texts.unavailable);
   }
-  if (!row.verified) return { verified: false, message: texts.notVerified };
+  if (!first.allowed)
+    throw codesErrors.tooManyLookups(retryAfterSeconds(first.oldest, limit.windowMs, now), texts.tooMany);
+  const row = first.verification;
+  if (!row?.verified) return { verified: false, message: texts.notVerified };
   wakeAfterVerify(deps, row);
   return {
     verified: true,

@@ -39,7 +39,7 @@ export type Statement = {
   readonly text: string;
   readonly params: readonly unknown[];
   readonly returns?: string;
-  /** the statements this one calls as functions (`functionCall`), made before its first execution */
+  /** the statements this one calls as functions (`statementFunction`'s `call`), made before its first execution */
   readonly calls?: readonly Statement[];
 };
 
@@ -155,8 +155,8 @@ const PARAMETER = /\$(\d+)(::[a-z_][a-z0-9_]*(?:\[\])?)?/g;
 
 /**
  * A statement as a PL/pgSQL function of its placeholders (each cast alike, one argument), its other values
- * written into the text: `functionCall` calls it from another statement, which lists it in `calls` so that
- * it is made first. A statement's work that another runs only sometimes then costs that other nothing but
+ * written into the text: its `call` calls it from another statement, which lists it in `calls` so that it
+ * is made first. A statement's work that another runs only sometimes then costs that other nothing but
  * a call when it does not run: PostgreSQL sets up every node of a plan on every execution, whether a row
  * reaches it or not, but a function's statement only when it is called. PL/pgSQL keeps its plan for the
  * session, as a prepared statement's. Its name holds the statement's (a digest of the text).

@@ -351,10 +351,20 @@ function postgresQueries(pool: pg.Pool, pooled?: { directUrl: string }): RawQuer
   // one transaction, so through a pooler too
   const functionsReady = calledFunctions(async (fn) => {
     const client = await pool.connect();
+    // A connection dropped while checked out fails the query under way (the look-up answers 503) and emits
+    // an error on the client, which the pool no longer listens to: not the process's to crash on.
+    const dropped = () => {};
+    client.on("error", dropped);
+    let failure: Error | undefined;
     try {
       await createOnce(client, fn.name, async () => fn.create);
+    } catch (err) {
+      failure = err as Error;
+      throw err;
     } finally {
-      client.release();
+      client.off("error", dropped);
+      // a client that failed is not given back to the pool (`release(err)` ends it)
+      client.release(failure);
     }
   });
   return {

@@ -9,12 +9,40 @@ const HEARTBEAT_MS = 15_000;
 /** Open status streams per user: a few tabs, not a flood. */
 export const MAX_STREAMS_PER_USER = 5;
 
-type Watcher = () => void;
+/** What a verification's wake-up says of the code: when and on which site it was verified. */
+export type Verified = { verifiedAt: string; site: string | null };
+
+/** A watcher is told the verification when the wake-up carried it; otherwise it looks at the code again. */
+type Watcher = (verified?: Verified) => void;
+
+/**
+ * A verification's wake-up on CODE_EVENTS_CHANNEL: the code's id and what the verification committed, so
+ * that a stream shows it without reading the code again (that read waited for one of the pool's
+ * connections, busy with look-ups: bench verify-success's live status).
+ */
+export function verifiedPayload(id: number, verified: Verified): string {
+  return JSON.stringify({ id, ...verified });
+}
+
+/** A wake-up's id and, for a verification's, what it committed; null for anything else. */
+export function parsePayload(payload: string): { id: number; verified?: Verified } | null {
+  // a bare id (from a process of an earlier version): look at the code again
+  if (/^[0-9]{1,15}$/.test(payload)) return { id: Number(payload) };
+  try {
+    const p = JSON.parse(payload) as { id?: unknown; verifiedAt?: unknown; site?: unknown };
+    if (!Number.isSafeInteger(p.id) || typeof p.verifiedAt !== "string") return null;
+    if (Number.isNaN(Date.parse(p.verifiedAt))) return null;
+    const site = typeof p.site === "string" ? p.site : null;
+    return { id: p.id as number, verified: { verifiedAt: p.verifiedAt, site } };
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Live code status for the caller. Every process LISTENs on CODE_EVENTS_CHANNEL; a verification made by
- * any process notifies the id, and the streams of this process watching that id look at it again.
- * After the listening connection was lost, every watched code is looked at again.
+ * any process publishes the id with what it committed, and the streams of this process watching that id
+ * show it. After the listening connection was lost, every watched code is looked at again.
  */
 export class CodeEvents {
   private readonly watchers = new Map<number, Set<Watcher>>();
@@ -31,8 +59,8 @@ export class CodeEvents {
     };
   }
 
-  notify(id: number) {
-    for (const w of this.watchers.get(id) ?? []) w();
+  notify(id: number, verified?: Verified) {
+    for (const w of this.watchers.get(id) ?? []) w(verified);
   }
 
   resync() {
@@ -65,8 +93,8 @@ export default fp(
       stop = await app.deps.notifications.listen(
         CODE_EVENTS_CHANNEL,
         (payload) => {
-          const id = Number(payload);
-          if (Number.isSafeInteger(id)) events.notify(id);
+          const event = parsePayload(payload);
+          if (event) events.notify(event.id, event.verified);
         },
         () => events.resync(),
       );
@@ -127,7 +155,12 @@ export function openStatusStream(
     void look();
   }, HEARTBEAT_MS);
   cleanups.push(
-    events.watch(p.first.id, () => void look()),
+    events.watch(p.first.id, (verified) => {
+      if (!verified) return void look();
+      if (done) return;
+      body.write(sseEvent("verified", { ...p.first, status: "verified", ...verified }));
+      close();
+    }),
     () => clearTimeout(expiry),
     () => clearInterval(heartbeat),
     release,

@@ -10,6 +10,7 @@ import { IDENTITY_CODE } from "@shared/constants";
 import { widgetTexts } from "@shared/i18n";
 import { DEFAULT_LANGUAGE, type Language } from "@shared/languages";
 import { codesErrors } from "./errors";
+import { type Verified, verifiedPayload } from "./live";
 import * as repo from "./repository";
 import { candidateCodes, canonicalCode, drawWords } from "./words";
 
@@ -127,7 +128,7 @@ export async function verifyWords(
     throw codesErrors.tooManyLookups(retryAfterSeconds(first.oldest, limit.windowMs, now), texts.tooMany);
   const row = first.verification;
   if (!row?.verified) return { verified: false, message: texts.notVerified };
-  wakeAfterVerify(deps, row);
+  wakeAfterVerify(deps, row, { verifiedAt: now.toISOString(), site: lookUp.originHost });
   return {
     verified: true,
     caller: { fullName: row.full_name ?? "", companyName: row.company_name ?? "", website: row.website ?? "" },
@@ -139,9 +140,9 @@ export async function verifyWords(
  * workers when a delivery was queued (decision 010: published after the commit, batched, never in it).
  * A wake-up lost on the way is caught up by the streams' look at expiry and resync, and by the workers' poll.
  */
-function wakeAfterVerify(deps: Deps, row: repo.VerifyRow) {
+function wakeAfterVerify(deps: Deps, row: repo.VerifyRow, verified: Verified) {
   const id = row.id;
-  if (id !== null) publishAfterCommit(deps, repo.CODE_EVENTS_CHANNEL, [String(id)]);
+  if (id !== null) publishAfterCommit(deps, repo.CODE_EVENTS_CHANNEL, [verifiedPayload(id, verified)]);
   if (row.queued > 0) wakeWorkersAfterCommit(deps);
 }
 

@@ -262,8 +262,11 @@ describe("calls on /dashboard", () => {
     expect((await verify(suite.server, typed, { origin: org.org.website })).json().verified).toBe(true);
     await page.getByText(/^Verified by the customer at /).waitFor();
     // From here the page's time moves only when the test moves it: on a loaded machine a second of real
-    // time between two reads would otherwise count too.
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+    // time between two reads would otherwise count too. The pause is 5 s ahead of the page's time when it
+    // was read: 100 ms ahead, it could already have passed when the pause reached the page ("Cannot
+    // fast-forward to the past", a loaded machine, 2026-11-28); the code has about 55 s left, and the
+    // test reads the countdown only after the pause.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 5_000);
 
     const timer = page.getByText(/Expires in: \d+ seconds/);
     const seconds = async () => Number(/(\d+)/.exec((await timer.textContent()) ?? "")?.[1]);

@@ -303,10 +303,10 @@ const lookUpStatement = (label: string, verify: boolean) =>
 const LOOK_UP = lookUpStatement("codes_candidates", false);
 const LOOK_UP_AND_VERIFY = lookUpStatement("codes_lookup", true);
 
-/** The values of a look-up's statement, either form. */
-function lookUpValues(p: LookUp & { limit: Limit; networkLimit: Limit | null }) {
+/** The values of the verification's statement, which the look-up's passes on to its function. */
+function verificationValues(p: LookUp): Record<string, unknown> {
   const { anySite, hosts } = scopeParams(p.scope);
-  const values: Record<string, unknown> = {
+  return {
     hashes: p.codeHashes.join(","),
     now: iso(p.now),
     anySite,
@@ -315,6 +315,11 @@ function lookUpValues(p: LookUp & { limit: Limit; networkLimit: Limit | null }) 
     origin: p.origin,
     originHost: p.originHost,
   };
+}
+
+/** The values of a look-up's statement, either form: the verification's and the rate-limit hits'. */
+function lookUpValues(p: LookUp & { limit: Limit; networkLimit: Limit | null }) {
+  const values = verificationValues(p);
   CLIENT_HIT.fill(values, hitValues(p.limit.key, p.limit.limit, p.limit.windowMs, p.now));
   // IPv4 clients have no network budget: the same statement, with a hit that never counts.
   const network = p.networkLimit ?? { key: "", limit: 1, windowMs: p.limit.windowMs };
@@ -367,14 +372,7 @@ export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimi
  * not do: a commit with NOTIFY waits on the server's one notification-queue lock (decision 010).
  */
 export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
-  const rows = await db.run<VerifyRow>(VERIFY, {
-    ...scopeParams(p.scope),
-    hashes: p.codeHashes.join(","),
-    now: iso(p.now),
-    originHost: p.originHost,
-    ip: p.ip,
-    origin: p.origin,
-  });
+  const rows = await db.run<VerifyRow>(VERIFY, verificationValues(p));
   const row = rows[0];
   if (!row) throw new Error("verify statement returned no row");
   return row;

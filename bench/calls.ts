@@ -21,6 +21,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { openEventStream, type StreamEvent } from "@test/event-stream";
 import autocannon from "autocannon";
+import { cpuMeter, formatCpu } from "./support/cpu";
 import { checkpoint, lookupRequest, type Run, summarise } from "./support/lookups";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -165,6 +166,7 @@ async function throughput(server: Server, engine: string): Promise<boolean> {
     run({ url: server.url, connections: CONNECTIONS, duration: seconds, requests: [request] });
   for (const request of Object.values(routes)) await load(request, 2);
   await checkpoint(server.url);
+  const meter = cpuMeter(server.child.pid, engine === "postgres" ? databaseUrl : undefined);
   const results: Record<string, Run[]> = Object.fromEntries(Object.keys(routes).map((n) => [n, []]));
   // In turn, and in the other order each round (A B, B A, …): a run leaves work behind that lands in the next
   // one's time (autovacuum follows its writes). The audit chain's checkpoint of a run's events (every look-up
@@ -173,15 +175,17 @@ async function throughput(server: Server, engine: string): Promise<boolean> {
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? Object.entries(routes) : Object.entries(routes).reverse();
     for (const [name, request] of order) {
-      const result = await load(request, SECONDS);
-      results[name]?.push({ result, chain: await checkpoint(server.url) });
+      const once = () => load(request, SECONDS);
+      const [result, cpu] = meter ? await meter.measure(once, (r) => r.requests.total) : [await once(), null];
+      results[name]?.push({ result, cpu, chain: await checkpoint(server.url) });
     }
   }
   const rows = Object.entries(results).map(([name, rs]) => ({ name, ...summarise(rs) }));
   for (const r of rows)
     console.log(
       `${engine}: ${r.name.padEnd(36)} ${r.reqs.toFixed(0).padStart(6)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   non-2xx/errors ${r.bad}` +
-        `   (during the runs ${r.raw.toFixed(0)} req/s; audit chain ${r.chainMs.toFixed(0)} ms after them)`,
+        `   (during the runs ${r.raw.toFixed(0)} req/s; audit chain ${r.chainMs.toFixed(0)} ms after them)` +
+        (r.cpu ? `\n${"".padEnd(engine.length + 2)}${formatCpu(r.cpu, "request")}` : ""),
     );
   const [status, verify] = rows;
   const ok = !!status && !!verify && status.reqs >= verify.reqs && status.p99 <= P99_MS && status.bad === 0;

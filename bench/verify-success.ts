@@ -4,9 +4,9 @@
  * for BENCH_STREAMS of them (default 100, one per employee), then each code looked up once through
  * POST /api/verify, 32 connections, a client IP per request; then as many failed look-ups (random words)
  * the same way, in the same run. Reports successful and failed look-ups per second with their p99, and
- * the live-status p99: from the look-up's answer to the stream's `verified` event. Each timed run is charged the
- * audit chain of its own events (drained through /bench/checkpoint after it, as verify and calls do); the
- * issuing's are chained before the first.
+ * the live-status p99: from the look-up's answer to the stream's `verified` event, and each run's CPU per
+ * look-up (support/cpu.ts). Each timed run is charged the audit chain of its own events (drained through
+ * /bench/checkpoint after it, as verify and calls do); the issuing's are chained before the first.
  *   npm run bench -- verify-success                                                        (PGlite)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- verify-success   (PostgreSQL)
  * The server runs in a child process (support/success-server.ts). Targets on PostgreSQL: ≥ 1,000
@@ -18,6 +18,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { cpuMeter, formatCpu } from "./support/cpu";
 import { checkpoint, lookupRequest } from "./support/lookups";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -73,6 +74,10 @@ const p99 = (xs: number[]) => {
 };
 
 const { url, keys, employees, child } = await startServer();
+const meter = cpuMeter(child.pid, databaseUrl);
+/** `work` with its CPU per look-up, where /proc can be read */
+const metered = async <T>(work: () => Promise<T>, requests: (result: T) => number) =>
+  meter ? await meter.measure(work, requests) : ([await work(), null] as const);
 type Code = { id: number; words: string[] };
 
 /** One code for each e-mail of `owners`, issued through POST /api/v1/codes (16 at a time), in that order. */
@@ -184,7 +189,10 @@ try {
   // The audit chain of the issuing and the warm-up first, so that neither timed run carries it; each timed run
   // is then charged the chain of its own events (bench/README.md, as verify and calls are).
   await checkpoint(url);
-  const { result: success, seconds: successRun, answeredAt } = await lookUpAll(codes);
+  const [{ result: success, seconds: successRun, answeredAt }, successCpu] = await metered(
+    () => lookUpAll(codes),
+    (r) => r.result.requests.total,
+  );
   const successChain = await checkpoint(url);
   const successSeconds = successRun + successChain.ms / 1000;
   const verified = answeredAt.size;
@@ -193,12 +201,10 @@ try {
 
   // ---- as many failed look-ups (random words), the same way ----
   await checkpoint(url);
-  const { result: failed, seconds: failedRun } = await runAmount({
-    url,
-    connections: CONNECTIONS,
-    amount: CODES,
-    requests: [lookupRequest("/api/verify")],
-  });
+  const [{ result: failed, seconds: failedRun }, failedCpu] = await metered(
+    () => runAmount({ url, connections: CONNECTIONS, amount: CODES, requests: [lookupRequest("/api/verify")] }),
+    (r) => r.result.requests.total,
+  );
   const failedChain = await checkpoint(url);
   const failedSeconds = failedRun + failedChain.ms / 1000;
 
@@ -213,12 +219,14 @@ try {
   console.log(
     `  successful look-ups ${successRate.toFixed(0).padStart(5)}/s   p99 ${success.latency.p99} ms   ` +
       `(${verified} of ${CODES} verified, non-2xx/errors ${success.non2xx + success.errors}; ` +
-      `during the run ${(verified / successRun).toFixed(0)}/s, audit chain ${successChain.ms.toFixed(0)} ms after it)`,
+      `during the run ${(verified / successRun).toFixed(0)}/s, audit chain ${successChain.ms.toFixed(0)} ms after it)` +
+      (successCpu ? `\n                       ${formatCpu(successCpu)}` : ""),
   );
   console.log(
     `  failed look-ups     ${failedRate.toFixed(0).padStart(5)}/s   p99 ${failed.latency.p99} ms   ` +
       `(non-2xx/errors ${failed.non2xx + failed.errors}; during the run ${(failed.requests.total / failedRun).toFixed(0)}/s, ` +
-      `audit chain ${failedChain.ms.toFixed(0)} ms after it)`,
+      `audit chain ${failedChain.ms.toFixed(0)} ms after it)` +
+      (failedCpu ? `\n                       ${formatCpu(failedCpu)}` : ""),
   );
   console.log(
     `  successful ÷ failed ${(successRate / failedRate).toFixed(2)}x; live status: ${eventAt.size} of ${STREAMS} ` +

@@ -7,6 +7,9 @@
  * BENCH_ENGINES=postgres (or pglite) runs one engine only. BENCH_POOLER_URL: PostgreSQL through that PgBouncer.
  * BENCH_SECONDS (default 10) per run; each route runs BENCH_ROUNDS times (default 2), alternating, after a warm-up.
  * After each run the audit chain's checkpoint of that run's rows is drained and timed, and charged to the run.
+ * Each route's CPU per look-up (support/cpu.ts: the server process, PostgreSQL's processes when local, the load
+ * generator) is printed under it, and the least-work server's total ÷ the product's: the ratio of the work each
+ * look-up costs, which moves much less with the machine's load than the ratio of req/s.
  * Beside them, a least-work server (support/least-work.ts: a plain Fastify, three statements with cached plans,
  * no join) on the same database, as issue 36 measures the product against.
  * Targets (issue 19): product ÷ baseline ≥ 1.5x on PGlite and ≥ 1.2x on PostgreSQL, product p99 ≤ 40 ms,
@@ -21,6 +24,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { cpuMeter, formatCpu } from "./support/cpu";
 import { checkpoint, lookupRequest, type Run, summarise } from "./support/lookups";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -73,10 +77,12 @@ function load(url: string, route: string, seconds: number): Promise<autocannon.R
 type Row = ReturnType<typeof summarise> & { name: string };
 const fmt = (r: Row) =>
   `${r.name.padEnd(34)} ${r.reqs.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   non-2xx/errors ${r.bad}` +
-  `   (during the runs ${r.raw.toFixed(0)} req/s; audit chain ${r.chainUs.toFixed(0)} µs/row after them)`;
+  `   (during the runs ${r.raw.toFixed(0)} req/s; audit chain ${r.chainUs.toFixed(0)} µs/row after them)` +
+  (r.cpu ? `\n${"".padEnd(36)}${formatCpu(r.cpu)}` : "");
 
 async function bench(engine: "pglite" | "postgres") {
   const { url, leastWorkUrl, child } = await startServer(engine);
+  const meter = cpuMeter(child.pid, engine === "postgres" ? databaseUrl : undefined);
   const loadBefore = load1();
   try {
     // [server, route]: the least-work server is its own plain Fastify beside the product (support/least-work.ts)
@@ -91,9 +97,10 @@ async function bench(engine: "pglite" | "postgres") {
     const results: Record<string, Run[]> = { product: [], baseline: [], prepared: [], leastWork: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, [server, route]] of Object.entries(routes)) {
-        const result = await load(server, route, SECONDS);
+        const run = () => load(server, route, SECONDS);
+        const [result, cpu] = meter ? await meter.measure(run, (r) => r.requests.total) : [await run(), null];
         // The audit chain's checkpoint of this run's rows, charged to this run (see verify-server.ts).
-        results[name]?.push({ result, chain: await checkpoint(url) });
+        results[name]?.push({ result, cpu, chain: await checkpoint(url) });
       }
     }
     const summary = (name: string, rs: Run[]): Row => ({ name, ...summarise(rs) });
@@ -109,8 +116,12 @@ async function bench(engine: "pglite" | "postgres") {
     const leastRatio = product.reqs / leastWork.reqs;
     const target = TARGETS[engine];
     const ok = ratio >= target && leastRatio >= LEAST_WORK_TARGET && product.p99 <= P99_MS && product.bad === 0;
+    const cpuRatio =
+      product.cpu && leastWork.cpu
+        ? `, least-work CPU ÷ product CPU ${(leastWork.cpu.total / product.cpu.total).toFixed(2)}x`
+        : "";
     console.log(
-      `${engine}: product/least-work ${leastRatio.toFixed(2)}x, product/baseline ${ratio.toFixed(2)}x (product/cached-plans ${(product.reqs / prepared.reqs).toFixed(2)}x), ` +
+      `${engine}: product/least-work ${leastRatio.toFixed(2)}x${cpuRatio}, product/baseline ${ratio.toFixed(2)}x (product/cached-plans ${(product.reqs / prepared.reqs).toFixed(2)}x), ` +
         `p99 ${product.p99} ms, load average ${loadBefore} → ${load1()}  ` +
         `${ok ? "(target met)" : `(TARGET MISSED: ≥ ${LEAST_WORK_TARGET}x least work, ≥ ${target}x naive, p99 ≤ ${P99_MS} ms, no errors)`}\n`,
     );

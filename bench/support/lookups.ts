@@ -1,5 +1,6 @@
 import { WORDS } from "@server/features/codes/words";
 import type autocannon from "autocannon";
+import { type CpuPerRequest, meanCpu } from "./cpu";
 
 const pick = () => WORDS[Math.floor(Math.random() * WORDS.length)];
 let ipSeq = 0;
@@ -7,8 +8,8 @@ let ipSeq = 0;
 /** The audit events a run wrote, chained after it by the bench server's /bench/checkpoint (bench-app.ts), and how long that took. */
 export type Chain = { events: number; ms: number };
 
-/** One timed run and the checkpoint of its events after it. */
-export type Run = { result: autocannon.Result; chain: Chain };
+/** One timed run, its CPU per request (support/cpu.ts; null where it cannot be read) and the checkpoint of its events after it. */
+export type Run = { result: autocannon.Result; chain: Chain; cpu: CpuPerRequest | null };
 
 const sum = (rs: Run[], f: (r: Run) => number) => rs.reduce((s, r) => s + f(r), 0);
 
@@ -31,6 +32,7 @@ export function summarise(rs: Run[]) {
     p50: Math.max(...rs.map((r) => r.result.latency.p50)),
     p99: Math.max(...rs.map((r) => r.result.latency.p99)),
     bad: sum(rs, (r) => r.result.non2xx + r.result.errors + r.result.timeouts),
+    cpu: meanCpu(rs.flatMap((r) => (r.cpu ? [{ cpu: r.cpu, requests: r.result.requests.total }] : []))),
   };
 }
 

@@ -77,6 +77,8 @@ const SAME_THROUGH_POOLER = [
   // the catalogue against schema.ts, and migrations applied on a connection to the server itself (never pooled)
   "src/server/db/migrations.test.ts",
   "src/server/features/*/migration.test.ts",
+  // the server through its Unix socket, never through the pooler
+  "src/server/db/unix-socket.test.ts",
   // PGlite's own (they skip themselves elsewhere)
   "src/server/db/embedded.test.ts",
   "src/server/db/pglite-thread.test.ts",

@@ -9,7 +9,7 @@
  * After each run the audit chain's checkpoint of that run's rows is drained and timed, and charged to the run.
  * Each route's CPU per look-up (support/cpu.ts: the server process, PostgreSQL's processes when local, the load
  * generator) is printed under it, and the least-work server's total ÷ the product's: the ratio of the work each
- * look-up costs, which moves much less with the machine's load than the ratio of req/s.
+ * look-up costs (it swings with the machine's speed between the routes' runs, as req/s does).
  * Beside them, a least-work server (support/least-work.ts: a plain Fastify, three statements with cached plans,
  * no join) on the same database, as issue 36 measures the product against.
  * Targets (issue 19): product ÷ baseline ≥ 1.5x on PGlite and ≥ 1.2x on PostgreSQL, product p99 ≤ 40 ms,

@@ -1,7 +1,8 @@
 /**
- * CPU time per request, read from Linux's /proc: what a look-up costs each process whatever else the
- * machine is doing, where req/s on this shared 2-core machine swings by a third from hour to hour (and with
- * it whether a ratio of throughputs meets its target). Counted: the bench server's process (with PGlite, the
+ * CPU time per request, read from Linux's /proc: where a request's cost goes (server, database, load
+ * generator), beside req/s. It moves with the machine too (on this shared 2-core machine a failed look-up took
+ * 497 µs in a fast minute and 769-1,010 µs in slow ones, bench/README.md), so it compares the routes of one
+ * run rather than runs of different hours. Counted: the bench server's process (with PGlite, the
  * database's thread is in it), PostgreSQL's processes when its server runs on this machine (the backends,
  * the WAL writer…; another client of the same server meanwhile would be counted too), and this process, the
  * load generator. Each thread's time on a CPU from `/proc/<pid>/task/<tid>/schedstat` (nanoseconds).

@@ -11,9 +11,9 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
 /**
- * PostgreSQL on the same machine, reached through its Unix socket (docs/operations.md: on loopback TCP a
- * successful look-up cost 15 % more CPU, bench/README.md). Runs where the suite's server is this machine's
- * and Debian's socket directory holds its socket.
+ * PostgreSQL on the same machine, reached through its Unix socket (docs/operations.md: over loopback TCP a
+ * successful look-up cost about 13 % more CPU, bench/README.md). Runs where the suite's server is this
+ * machine's and Debian's socket directory holds its socket.
  */
 const base = process.env.TEST_DB === "postgres" ? process.env.TEST_DATABASE_URL : undefined;
 const SOCKET_DIR = "/var/run/postgresql";

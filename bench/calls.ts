@@ -175,8 +175,10 @@ async function throughput(server: Server, engine: string): Promise<boolean> {
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? Object.entries(routes) : Object.entries(routes).reverse();
     for (const [name, request] of order) {
-      const once = () => load(request, SECONDS);
-      const [result, cpu] = meter ? await meter.measure(once, (r) => r.requests.total) : [await once(), null];
+      const [result, cpu] = await meter.measure(
+        () => load(request, SECONDS),
+        (r) => r.requests.total,
+      );
       results[name]?.push({ result, cpu, chain: await checkpoint(server.url) });
     }
   }

@@ -75,9 +75,6 @@ const p99 = (xs: number[]) => {
 
 const { url, keys, employees, child } = await startServer();
 const meter = cpuMeter(child.pid, databaseUrl);
-/** `work` with its CPU per look-up, where /proc can be read */
-const metered = async <T>(work: () => Promise<T>, requests: (result: T) => number) =>
-  meter ? await meter.measure(work, requests) : ([await work(), null] as const);
 type Code = { id: number; words: string[] };
 
 /** One code for each e-mail of `owners`, issued through POST /api/v1/codes (16 at a time), in that order. */
@@ -197,7 +194,7 @@ try {
   // The audit chain of the issuing and the warm-up first, so that neither timed run carries it; each timed run
   // is then charged the chain of its own events (bench/README.md, as verify and calls are).
   await checkpoint(url);
-  const [{ result: success, seconds: successRun, answeredAt }, successCpu] = await metered(
+  const [{ result: success, seconds: successRun, answeredAt }, successCpu] = await meter.measure(
     () => lookUpAll(codes),
     (r) => r.result.requests.total,
   );
@@ -209,7 +206,7 @@ try {
 
   // ---- as many failed look-ups (random words), the same way ----
   await checkpoint(url);
-  const [{ result: failed, seconds: failedRun }, failedCpu] = await metered(
+  const [{ result: failed, seconds: failedRun }, failedCpu] = await meter.measure(
     () => runAmount({ url, connections: CONNECTIONS, amount: CODES, requests: [lookupRequest("/api/verify")] }),
     (r) => r.result.requests.total,
   );

@@ -97,8 +97,10 @@ async function bench(engine: "pglite" | "postgres") {
     const results: Record<string, Run[]> = { product: [], baseline: [], prepared: [], leastWork: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, [server, route]] of Object.entries(routes)) {
-        const run = () => load(server, route, SECONDS);
-        const [result, cpu] = meter ? await meter.measure(run, (r) => r.requests.total) : [await run(), null];
+        const [result, cpu] = await meter.measure(
+          () => load(server, route, SECONDS),
+          (r) => r.requests.total,
+        );
         // The audit chain's checkpoint of this run's rows, charged to this run (see verify-server.ts).
         results[name]?.push({ result, cpu, chain: await checkpoint(url) });
       }

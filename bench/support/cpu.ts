@@ -55,11 +55,11 @@ const local = (url: string | undefined) => {
 };
 
 /**
- * A meter of the server process `serverPid` (and of PostgreSQL when `databaseUrl` is on this machine), or
- * null where /proc cannot be read. `measure(work, requests)` runs `work` and gives its CPU per request in µs.
+ * A meter of the server process `serverPid` (and of PostgreSQL when `databaseUrl` is on this machine).
+ * `measure(work, requests)` runs `work` and gives its CPU per request in µs, or null where /proc cannot be read.
  */
 export function cpuMeter(serverPid: number | undefined, databaseUrl: string | undefined) {
-  if (serverPid === undefined || processNs(String(serverPid)) === 0) return null;
+  const readable = serverPid !== undefined && processNs(String(serverPid)) > 0;
   const withPostgres = local(databaseUrl);
   const sample = (): Sample => ({
     server: processNs(String(serverPid)),
@@ -67,7 +67,8 @@ export function cpuMeter(serverPid: number | undefined, databaseUrl: string | un
     generator: processNs(String(process.pid)),
   });
   return {
-    async measure<T>(work: () => Promise<T>, requests: (result: T) => number): Promise<[T, CpuPerRequest]> {
+    async measure<T>(work: () => Promise<T>, requests: (result: T) => number): Promise<[T, CpuPerRequest | null]> {
+      if (!readable) return [await work(), null];
       const before = sample();
       const result = await work();
       const after = sample();

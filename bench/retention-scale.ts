@@ -8,14 +8,19 @@
  *   - the checkpoint job chaining 1,000 new events (chain.ts, checkpointAudit),
  *   - a feed page for an organisation (GET /api/v1/audit's query, feed.ts),
  *   - the IP cut after RETENTION_IP_DAYS (30): the hourly run's addresses (maintenance.ts, cutAuditAddresses),
- *   - the retention delete after RETENTION_AUDIT_DAYS (400): the hourly run's events (chain.ts, cutAuditBefore).
+ *   - the retention delete after RETENTION_AUDIT_DAYS (400): the hourly run's events (chain.ts, cutAuditBefore),
+ * both in batches of RETENTION_BATCH events as the retention job runs them (retention.ts), with the WAL by kind
+ * where pg_walinspect can be created.
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5498/postgres BENCH_ROWS=10000000 npm run bench -- retention-scale
- * BENCH_KEEP=1 keeps the database (its name is printed) and BENCH_REUSE=<name> measures on a kept one.
+ * BENCH_KEEP=1 keeps the database (its name is printed) and BENCH_REUSE=<name> measures on a kept one;
+ * BENCH_DAYS_LATER=d (a fraction too: 0.0417 is an hour) measures there as at d days after the fill's end,
+ * so a run with 0.5 after one with 0.0833 finds the work of a stop of ten hours.
  */
-import { openDatabase } from "@server/db/client";
+import { type Executor, openDatabase } from "@server/db/client";
 import { auditFeed, checkpointAudit } from "@server/features/audit";
 import { cutAuditBefore } from "@server/features/audit/chain";
 import { cutAuditAddresses } from "@server/features/audit/maintenance";
+import { RETENTION_BATCH } from "@server/features/audit/retention";
 import { throwawayPostgres } from "@test/helpers";
 import pg from "pg";
 
@@ -44,7 +49,10 @@ await admin.connect();
 const one = async <T>(q: string, params: unknown[] = []) => (await admin.query(q, params)).rows[0] as T;
 
 // The fill: events over DAYS days up to `end`, evenly; addresses older than 30 days already cut (as the
-// hourly job leaves them), whole since; chain rows with salts, commits and macs of the real sizes.
+// hourly job leaves them), whole since; chain rows with salts, commits and macs of the real sizes and kind
+// (chain.ts: 16 random bytes and 32-byte HMACs in base64url; here base64 of a sha256 cut to those lengths).
+const b64 = (seed: string, length: number) =>
+  `substr(encode(sha256((g::text || '${seed}')::bytea), 'base64'), 1, ${length})`;
 const { n: present, last } = await one<{ n: number; last: Date | null }>(
   "select count(*)::float8 as n, max(at) as last from audit_log",
 );
@@ -84,11 +92,11 @@ if (present < ROWS) {
     await admin.query(
       `insert into audit_chain (event_id, position, organisation_id, salts, commits, mac)
        select g, g, (g % ${ORGANISATIONS})::int,
-         jsonb_build_object('email', md5(g::text || 'e'), 'target', md5(g::text || 't'), 'detail', md5(g::text || 'd'))
-           || case when g::float8 / $1 > ${(DAYS - 31) / DAYS} then jsonb_build_object('ip', md5(g::text || 'i')) else '{}' end,
-         jsonb_build_object('email', md5(g::text) || md5(g::text), 'ip', md5(g::text || 'x') || md5(g::text),
-           'target', md5(g::text || 'y') || md5(g::text), 'detail', md5(g::text || 'z') || md5(g::text)),
-         md5(g::text || 'm') || md5(g::text)
+         jsonb_build_object('email', ${b64("se", 22)}, 'target', ${b64("st", 22)}, 'detail', ${b64("sd", 22)})
+           || case when g::float8 / $1 > ${(DAYS - 31) / DAYS} then jsonb_build_object('ip', ${b64("si", 22)}) else '{}' end,
+         jsonb_build_object('email', ${b64("ce", 43)}, 'ip', ${b64("ci", 43)}, 'target', ${b64("ct", 43)},
+           'detail', ${b64("cd", 43)}),
+         ${b64("m", 43)}
        from generate_series($2::bigint, $3::bigint) g`,
       [ROWS, from, to],
     );
@@ -155,6 +163,28 @@ const looking = Promise.all(
   }),
 );
 
+/**
+ * The WAL between two positions by kind (pg_walinspect, PostgreSQL 15's contrib, where it can be created):
+ * each resource manager's megabytes, and how many of them are full-page images (a page's first change
+ * after a checkpoint writes the whole page). It reads only WAL already flushed: up to `to` or the flush.
+ */
+const walKinds = await admin.query("create extension if not exists pg_walinspect").then(
+  () => async (from: string, to: string) => {
+    const rows = (
+      await admin.query<{ kind: string; record: number; fpi: number }>(
+        `select "resource_manager/record_type" as kind, record_size::float8 as record, fpi_size::float8 as fpi
+         from pg_get_wal_stats($1, least($2, pg_current_wal_flush_lsn())) where combined_size > 100000 order by combined_size desc`,
+        [from, to],
+      )
+    ).rows;
+    const mb = (b: number) => (b / 1e6).toFixed(1);
+    return rows.length
+      ? `\n    WAL by kind: ${rows.map((r) => `${r.kind} ${mb(r.record + r.fpi)} MB (full pages ${mb(r.fpi)})`).join(", ")}`
+      : "";
+  },
+  () => null,
+);
+
 const deps = {
   db: database.db,
   config: { appSecret },
@@ -178,11 +208,14 @@ async function measure(label: string, work: () => Promise<unknown>) {
   const { b } = await one<{ b: number }>("select pg_wal_lsn_diff($1, $2)::float8 as b", [after, before]);
   const { c: chainedAfter } = await one<{ c: number }>("select count(*)::float8 as c from audit_chain");
   const chained = chainedAfter - chainedBefore;
+  // (the work's first WAL may be recycled already: wal_keep_size on the bench's server keeps it)
+  const kinds =
+    walKinds && b > 1e6 ? await walKinds(before, after).catch((e: Error) => `\n    WAL by kind: ${e.message}`) : "";
   console.log(
     `${label}: ${ms.toFixed(0)} ms, ${(b / 1e6).toFixed(2)} MB WAL, ${JSON.stringify(result)}` +
       `${chained ? `, ${chained} events chained (${(chained / (ms / 1000)).toFixed(0)}/s)` : ""}; ` +
       `events recorded meanwhile ${during.length}, p99 ${quantile(during, 0.99).toFixed(1)} ms, max ${Math.max(0, ...during).toFixed(0)} ms ` +
-      `(2 s before: ${quiet.length}, p99 ${quantile(quiet, 0.99).toFixed(1)} ms)`,
+      `(2 s before: ${quiet.length}, p99 ${quantile(quiet, 0.99).toFixed(1)} ms)${kinds}`,
   );
 }
 
@@ -214,9 +247,30 @@ paused = false;
 const hourly = new Date(end.getTime() - 23 * 3_600_000);
 const cutBefore = new Date(hourly.getTime() - 30 * DAY_MS);
 const deleteBefore = new Date(hourly.getTime() - 400 * DAY_MS);
-const cut = () => database.db.transaction((tx) => cutAuditAddresses(tx, cutBefore)).then((cut) => ({ cut }));
+/** As applyRetention works through them: batches of RETENTION_BATCH events, each its own transaction, until none is left. */
+async function inBatches(batch: (tx: Executor, first: boolean) => Promise<{ n: number; more: boolean }>) {
+  let n = 0;
+  let batches = 0;
+  let slowest = 0;
+  for (let more = true; more; batches++) {
+    const began = performance.now();
+    const done = await database.db.transaction((tx) => batch(tx, batches === 0));
+    slowest = Math.max(slowest, performance.now() - began);
+    n += done.n;
+    more = done.more;
+  }
+  return { n, batches, slowestBatchMs: Math.round(slowest) };
+}
+const cut = () =>
+  inBatches(async (tx, first) => {
+    const { cut, more } = await cutAuditAddresses(tx, cutBefore, { limit: RETENTION_BATCH, lookBack: first });
+    return { n: cut, more };
+  });
 const trim = () =>
-  database.db.transaction((tx) => cutAuditBefore(tx, appSecret, deleteBefore, hourly)).then((deleted) => ({ deleted }));
+  inBatches(async (tx) => {
+    const n = await cutAuditBefore(tx, appSecret, deleteBefore, hourly, RETENTION_BATCH);
+    return { n, more: n >= RETENTION_BATCH };
+  });
 await measure("IP cut after 30 days: the hourly run", cut);
 await measure("IP cut again (nothing new)", cut);
 await measure("retention delete after 400 days: the hourly run", trim);

@@ -38,7 +38,8 @@ export async function benchDatabase(name: string) {
 
 /**
  * The whole product as the benchmarks run it: a fresh secret, the client IP taken from X-Forwarded-For
- * (each request its own address), logging off, and mail to a closed port (nothing is sent).
+ * (each request its own address), logging off, mail to a closed port (nothing is sent), and outbound requests
+ * (webhooks) to loopback only.
  */
 export async function benchApp(database: Database, dataDir: string) {
   const config = loadConfig({
@@ -47,6 +48,8 @@ export async function benchApp(database: Database, dataDir: string) {
     PUBLIC_URL: "http://localhost:3000",
     TRUST_PROXY: "127.0.0.1",
     LOG_LEVEL: "silent",
+    // webhooks only to receivers on this machine (verify-success's)
+    OUTBOUND_ALLOWED_HOSTS: "loopback",
   });
   const app = await buildApp({
     config,

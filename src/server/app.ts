@@ -100,7 +100,9 @@ export async function buildApp({ logger, ...opts }: AppOptions): Promise<App> {
   const { background } = app.deps;
   for (const feature of FEATURES) {
     for (const job of feature.jobs ?? []) {
-      background.every(job.name, job.everyMs, () => job.run(app).then(() => false), { firstAfterMs: job.firstAfterMs });
+      background.every(job.name, job.everyMs, () => job.run(app).then((more) => more === true), {
+        firstAfterMs: job.firstAfterMs,
+      });
     }
   }
   background.every("housekeeping", HOUSEKEEPING_EVERY_MS, () => sweepExpired(app));

@@ -9,6 +9,7 @@ export type Job = {
   everyMs: number;
   /** the first run after start (default: everyMs) */
   firstAfterMs?: number;
+  /** resolves `true` when work is left (a backlog worked through in turns): the job runs again at once */
   run(app: App): Promise<unknown>;
 };
 

@@ -17,7 +17,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointAudit, verifyAudit } from "./chain";
 import { eraseFromAudit } from "./maintenance";
-import { applyRetention } from "./retention";
+import { applyRetention, RETENTION_BATCH } from "./retention";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -171,6 +171,37 @@ describe("the tamper-evident audit log", () => {
     const kept = await check();
     expect(kept).toMatchObject({ intact: true });
     expect(kept.intact && kept.events).toBe((await ids()).length);
+  });
+
+  it("works through a backlog of more than one batch: every address cut, every old event deleted, the chain intact", async () => {
+    // A stop of some days: more events to cut, and later to delete, than one batch holds (retention.ts);
+    // seven events share each time, so batches end inside a run of equal times.
+    const backlog = RETENTION_BATCH * 2 + 10;
+    const start = t.clock.now().getTime() - 2 * DAY_MS;
+    await t.database.db.execute(sql`
+      insert into audit_log (at, action, outcome, ip)
+      select ${new Date(start).toISOString()}::timestamptz + (g / 7) * interval '1 millisecond', 'auth.login', 'success',
+        '198.51.100.' || (g % 250)
+      from generate_series(1, ${backlog}) g`);
+    await checkpointAudit(t.app.deps);
+    const count = async (where: ReturnType<typeof sql>) =>
+      Number(
+        (await t.database.db.rows<{ n: number }>(sql`select count(*)::int as n from audit_log where ${where}`))[0]?.n,
+      );
+    const whole = sql`ip like '198.51.100.%' and ip not like '%/24'`;
+    expect(await count(whole)).toBe(backlog);
+
+    t.clock.advance(31 * DAY_MS);
+    expect(await applyRetention(t.app.deps)).toMatchObject({ cut: backlog, deleted: 0, more: false });
+    expect(await count(whole)).toBe(0);
+    expect(await count(sql`ip = '198.51.100.0/24'`)).toBe(backlog);
+    expect(await check()).toMatchObject({ intact: true });
+
+    const events = await count(sql`true`);
+    t.clock.advance(380 * DAY_MS);
+    expect(await applyRetention(t.app.deps)).toMatchObject({ deleted: events, more: false });
+    expect(await count(sql`true`)).toBe(0);
+    expect(await check()).toMatchObject({ intact: true });
   });
 
   it("names the event after a direct UPDATE of any field, personal values included", async () => {

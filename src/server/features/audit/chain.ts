@@ -297,20 +297,32 @@ export async function checkpointAudit(
 
 /**
  * Retention: deletes the checkpointed events older than `before` up to the newest whole segment (every
- * event at or below a position), and records the cut in a signed checkpoint the chain continues from.
+ * event at or below a position), at most the oldest `limit` of them (a batch: the job calls again while
+ * it deleted as many), and records the cut in a signed checkpoint the chain continues from.
  */
-export async function cutAuditBefore(tx: Executor, appSecret: string, before: Date, now: Date): Promise<number> {
+export async function cutAuditBefore(
+  tx: Executor,
+  appSecret: string,
+  before: Date,
+  now: Date,
+  limit: number,
+): Promise<number> {
   await allowMaintenance(tx);
-  // Walked by position from the oldest event (an index scan that stops at the first event kept), then back to
-  // the newest deleted one: reads about what it deletes, whatever the history (issue 36).
+  // Walked by position from the oldest event (an index scan that stops at the first event kept, or at the
+  // batch's last position), then back to the newest deleted one: reads about what it deletes, whatever the
+  // history and however far behind retention is (issue 36).
   const [edge] = rowsOf(
     await tx.execute(sql`
-      with first_kept as (
+      with bound as (select position from audit_chain order by position offset ${limit - 1}::int limit 1),
+      first_kept as (
         select c.position from audit_chain c join audit_log a on a.id = c.event_id
-        where a.at >= ${before.toISOString()}::timestamptz order by c.position limit 1
+        where a.at >= ${before.toISOString()}::timestamptz
+          and c.position <= coalesce((select position from bound), ${Number.MAX_SAFE_INTEGER}::bigint)
+        order by c.position limit 1
       )
       select c.position, c.mac from audit_chain c join audit_log a on a.id = c.event_id
       where c.position < coalesce((select position from first_kept), (select max(position) + 1 from audit_chain))
+        and c.position <= coalesce((select position from bound), ${Number.MAX_SAFE_INTEGER}::bigint)
         and a.at < ${before.toISOString()}::timestamptz
       order by c.position desc limit 1`),
   );

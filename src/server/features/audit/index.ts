@@ -50,7 +50,12 @@ export const auditFeature: Feature = {
   plugins: [checkpointOnClose],
   jobs: [
     // At start, once serving (not in the way of the first answers), then hourly.
-    { name: "retention", everyMs: HOUR_MS, firstAfterMs: 5_000, run: (app) => applyRetention(app.deps) },
+    {
+      name: "retention",
+      everyMs: HOUR_MS,
+      firstAfterMs: 5_000,
+      run: (app) => applyRetention(app.deps).then((r) => r.more),
+    },
     // Every event is in the chain within a minute.
     { name: "audit checkpoint", everyMs: 20_000, run: (app) => checkpointAudit(app.deps) },
   ],

@@ -29,33 +29,42 @@ export const cutAddressSql = (column: string) =>
 /** Whether a stored address is whole (not cut yet: a cut one is a network, with "/"). SQL over a text column. */
 export const wholeAddressSql = (column: string) => sql.raw(`(${column} ~ '^[0-9a-fA-F:.]+$')`);
 
-/** The most one run cuts: a week of events (a log that was never cut, or a long stop, catches up run by run). */
-const CUT_SLICE_MS = 7 * 86_400_000;
-
 /**
- * Cuts the addresses of audit events older than `before`; returns how many it cut. It reads only the
- * events since the last cut (`audit_chain_mark.addresses_cut_before`, less an hour for events whose
- * transaction ended late), at most a week of them, so the hourly run reads about an hour of events, not the
- * whole history (issue 36: at 10 M events the whole-log statement ran past the 10 s statement timeout).
- * Each run starts at the first event since the mark (without one, a log from before it, at the oldest event).
+ * Cuts the addresses of audit events older than `before`, one batch: returns how many it cut and whether
+ * more remain. It reads only the events since the last cut (`audit_chain_mark.addresses_cut_before`; with
+ * `lookBack`, from an hour before it, for events whose transaction ended late), and at most `limit` of them
+ * past the mark, so a batch is about the same work whatever the history (issue 36: at 10 M events the
+ * whole-log statement ran past the 10 s statement timeout) and however far behind the mark is (at 100 M
+ * events half a day's addresses, a batch bounded only by time, took longer than the timeout too, and
+ * every later run, with more to cut, failed the same way). Without a mark, it starts at the oldest event.
+ * Times go to and from the database as its own text, so no microsecond is lost on the way.
  */
-export async function cutAuditAddresses(tx: Executor, before: Date): Promise<number> {
+export async function cutAuditAddresses(
+  tx: Executor,
+  before: Date,
+  p: { limit: number; lookBack: boolean },
+): Promise<{ cut: number; more: boolean }> {
   await allowMaintenance(tx);
-  const [mark] = (
+  const [range] = (
     (await tx.execute(sql`
-      select min(at) as "from" from audit_log where at >= coalesce(
-        (select addresses_cut_before - interval '1 hour' from audit_chain_mark where id = 1), '-infinity')`)) as unknown as {
-      rows: { from: Date | string | null }[];
+      with mark as (select addresses_cut_before as at from audit_chain_mark where id = 1),
+      next as (
+        select at from audit_log
+        where at > coalesce((select at from mark), '-infinity') and at < ${before.toISOString()}::timestamptz
+        order by at offset ${p.limit}::int limit 1
+      )
+      select (select min(at) from audit_log where at >= coalesce(
+          (select at from mark) - ${p.lookBack ? "1 hour" : "0"}::interval, '-infinity'))::text as "from",
+        coalesce((select at from next), ${before.toISOString()}::timestamptz)::text as until,
+        exists (select 1 from next) as more`)) as unknown as {
+      rows: { from: string | null; until: string; more: boolean }[];
     }
   ).rows;
-  if (!mark?.from) return 0;
-  const from = new Date(mark.from);
-  const until = new Date(Math.min(before.getTime(), from.getTime() + CUT_SLICE_MS));
-  if (until <= from) return 0;
+  if (!range?.from) return { cut: 0, more: false };
   const rows = await tx.execute(sql`
     with cut as (
       update audit_log set ip = ${cutAddressSql("ip")}
-      where at >= ${from.toISOString()}::timestamptz and at < ${until.toISOString()}::timestamptz
+      where at >= ${range.from}::timestamptz and at < ${range.until}::timestamptz
         and ip is not null and ${wholeAddressSql("ip")}
       returning id
     ), unsalted as (
@@ -63,9 +72,9 @@ export async function cutAuditAddresses(tx: Executor, before: Date): Promise<num
     )
     select id from cut`);
   await tx.execute(sql`
-    insert into audit_chain_mark (id, below, addresses_cut_before) values (1, 0, ${until.toISOString()}::timestamptz)
+    insert into audit_chain_mark (id, below, addresses_cut_before) values (1, 0, ${range.until}::timestamptz)
     on conflict (id) do update set addresses_cut_before = greatest(audit_chain_mark.addresses_cut_before, excluded.addresses_cut_before)`);
-  return rowCount(rows);
+  return { cut: rowCount(rows), more: range.more };
 }
 
 const USER_ACTIONS = [

@@ -247,6 +247,7 @@ try {
   // The audit chain of the issuing and the warm-up first, so that neither timed run carries it; each timed run
   // is then charged the chain of its own events (bench/README.md, as verify and calls are).
   await checkpoint(url);
+  const successStarted = performance.now();
   const [{ result: success, seconds: successRun, answeredAt }, successCpu] = await meter.measure(
     () => lookUpAll(codes),
     (r) => r.result.requests.total,
@@ -277,6 +278,11 @@ try {
     return arrived === undefined ? [] : [arrived - at];
   });
   const hookP99 = p99(hookMs);
+  // how fast the endpoint took them while the look-ups ran, and after
+  const lastAnswer = Math.max(...answeredAt.values());
+  const hookTimes = [...answeredAt.keys()].flatMap((id) => hookArrivals.get(id) ?? []);
+  const hooksDuring = hookTimes.filter((at) => at <= lastAnswer).length;
+  const hooksDone = Math.max(lastAnswer, ...hookTimes);
   console.log(
     `${engine}: ${CODES} codes issued through /api/v1/codes for ${EMPLOYEES} employees in ${issueSeconds.toFixed(1)} s; ` +
       `${STREAMS} status streams open`,
@@ -300,7 +306,9 @@ try {
   if (receiver)
     console.log(
       `  webhooks: ${hookMs.length} of ${verified} verified codes' code.verified received, p99 ${hookP99.toFixed(0)} ms ` +
-        `after the answer (max ${Math.max(0, ...hookMs).toFixed(0)} ms)`,
+        `after the answer (max ${Math.max(0, ...hookMs).toFixed(0)} ms); ` +
+        `${hooksDuring} during the run (${(hooksDuring / ((lastAnswer - successStarted) / 1000)).toFixed(0)}/s), ` +
+        `${hookMs.length - hooksDuring} after it (${((hookMs.length - hooksDuring) / Math.max(0.001, (hooksDone - lastAnswer) / 1000)).toFixed(0)}/s)`,
     );
   const ok =
     verified === CODES &&

@@ -7,8 +7,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * Events one transaction of retention changes at most (addresses cut, events deleted): a batch stays well
- * within the 10 s statement timeout whatever the backlog (at 100 M events on the shared 2-core machine,
- * 5,000 addresses took about 1.5 s: docs/scaling.md).
+ * within the 10 s statement timeout whatever the backlog (at 100 M events on the shared 2-core machine, a
+ * batch of addresses took 1.4 s on average and 3 s at most: docs/scaling.md).
  */
 export const RETENTION_BATCH = 5_000;
 /** How long one run works through batches before it hands the runner back (asking for another turn at once). */

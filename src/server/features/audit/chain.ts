@@ -313,16 +313,19 @@ export async function cutAuditBefore(
   // history and however far behind retention is (issue 36).
   const [edge] = rowsOf(
     await tx.execute(sql`
-      with bound as (select position from audit_chain order by position offset ${limit - 1}::int limit 1),
+      with bound as (
+        -- the batch's last position (the limit-th from the oldest), or none when fewer are left
+        select coalesce((select position from audit_chain order by position offset ${limit - 1}::int limit 1),
+          ${Number.MAX_SAFE_INTEGER}::bigint) as position
+      ),
       first_kept as (
         select c.position from audit_chain c join audit_log a on a.id = c.event_id
-        where a.at >= ${before.toISOString()}::timestamptz
-          and c.position <= coalesce((select position from bound), ${Number.MAX_SAFE_INTEGER}::bigint)
+        where a.at >= ${before.toISOString()}::timestamptz and c.position <= (select position from bound)
         order by c.position limit 1
       )
       select c.position, c.mac from audit_chain c join audit_log a on a.id = c.event_id
       where c.position < coalesce((select position from first_kept), (select max(position) + 1 from audit_chain))
-        and c.position <= coalesce((select position from bound), ${Number.MAX_SAFE_INTEGER}::bigint)
+        and c.position <= (select position from bound)
         and a.at < ${before.toISOString()}::timestamptz
       order by c.position desc limit 1`),
   );

@@ -7,6 +7,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/p
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { batched } from "../lib/batched";
 import { migrationsFolder, PGLITE_SEED } from "./paths";
 import { type PgliteThread, startEmbedded } from "./pglite-thread";
 import * as schema from "./schema";
@@ -67,30 +68,19 @@ export type Notifications = {
 const NOTIFY_BATCH = "select pg_notify(c, p) from unnest($1::text[], $2::text[]) as t(c, p)";
 
 /**
- * `publish` over `send` (which runs NOTIFY_BATCH): at most one batch in flight per process; what is
- * published meanwhile waits for it and goes in the next, so a burst of look-ups costs a few NOTIFYs.
+ * `publish` over `send` (which runs NOTIFY_BATCH), batched (lib/batched.ts): at most one batch in flight per
+ * process; what is published meanwhile waits for it and goes in the next, so a burst of look-ups costs a
+ * few NOTIFYs. A wake-up published twice in one batch is sent once.
  */
 function batchedPublish(send: (channels: string[], payloads: string[]) => Promise<unknown>) {
-  let gathering: Map<string, [string, string]> | null = null;
-  let sent: Promise<void> | null = null;
-  let previous: Promise<unknown> = Promise.resolve();
-  return (channel: string, payload: string): Promise<void> => {
-    if (!gathering || !sent) {
-      const batch = new Map<string, [string, string]>();
-      gathering = batch;
-      sent = previous.then(async () => {
-        gathering = null;
-        const pairs = [...batch.values()];
-        await send(
-          pairs.map(([c]) => c),
-          pairs.map(([, p]) => p),
-        );
-      });
-      previous = sent.catch(() => {});
-    }
-    gathering.set(`${channel}\n${payload}`, [channel, payload]);
-    return sent;
-  };
+  const publish = batched<[string, string]>((pairs) => {
+    const unique = [...new Map(pairs.map((pair) => [`${pair[0]}\n${pair[1]}`, pair])).values()];
+    return send(
+      unique.map(([c]) => c),
+      unique.map(([, p]) => p),
+    );
+  });
+  return (channel: string, payload: string) => publish([channel, payload]);
 }
 
 export type Database = {

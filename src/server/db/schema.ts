@@ -367,6 +367,11 @@ export const webhookEndpoints = pgTable(
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     /** while in the future, the endpoint is paused as a whole (circuit open); test events still go out */
     pausedUntil: ts("paused_until"),
+    /**
+     * deliveries in flight at once across every process (the fair claim's share): 4 at first, one more
+     * per fast success up to 128, halved after a failure or a slow answer (webhooks/service.ts)
+     */
+    inFlightCap: integer("in_flight_cap").notNull().default(4),
   },
   (t) => [check("webhook_endpoints_url_length", sql`length(${t.url}) <= 2000`)],
 );

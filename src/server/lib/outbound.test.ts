@@ -22,7 +22,9 @@ type Seen = { method: string; url: string; host: string; body: string; headers: 
 /** A real HTTP server on loopback; each path answers as `routes` says. */
 class LoopbackServer {
   readonly seen: Seen[] = [];
-  routes = new Map<string, (res: ServerResponse) => void>();
+  routes = new Map<string, (res: ServerResponse, req: IncomingMessage) => void>();
+  /** TCP connections accepted */
+  connections = 0;
   private server: Server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8");
@@ -38,12 +40,13 @@ class LoopbackServer {
         headers: req.headers,
       });
       const route = this.routes.get(req.url ?? "");
-      if (route) route(res);
+      if (route) route(res, req);
       else res.writeHead(200, { "content-type": "text/plain", "x-extra": "yes" }).end("hello");
     });
   });
   port = 0;
   async start() {
+    this.server.on("connection", () => this.connections++);
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
@@ -348,6 +351,34 @@ describe("outboundFetch", () => {
     expect(res.status).toBe(200);
     expect(dns.calls.filter((h) => h === "rebind.test")).toHaveLength(1);
     expect(server.seen.map((s) => s.url)).toEqual(["/pinned"]);
+  });
+
+  it("with keepAlive, sends on one kept connection, and once more on a new one when a kept one was closed", async () => {
+    const post = (path: string) =>
+      outboundFetch(policy("loopback"), url(path), { method: "POST", body: "{}", keepAlive: true });
+    const before = server.connections;
+    for (let i = 0; i < 3; i++) expect((await post("/kept")).status).toBe(200);
+    expect(server.connections).toBe(before + 1);
+    // Without it, every request has its own connection, closed after the answer.
+    await outboundFetch(policy("loopback"), url("/own"));
+    await outboundFetch(policy("loopback"), url("/own"));
+    expect(server.connections).toBe(before + 3);
+
+    // The server drops the kept connection as the next request arrives on it (its idle timeout, just then):
+    // the request goes again on a new connection and is answered.
+    const requestsOn = new WeakMap<object, number>();
+    server.routes.set("/dropped-when-kept", (res, req) => {
+      const n = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, n);
+      if (n === 2) req.socket.destroy();
+      else res.end("ok");
+    });
+    expect((await post("/dropped-when-kept")).status).toBe(200);
+    const connections = server.connections;
+    const again = await post("/dropped-when-kept");
+    expect(again.status).toBe(200);
+    expect(server.connections).toBe(connections + 1);
+    expect(server.seen.filter((s) => s.url === "/dropped-when-kept")).toHaveLength(3);
   });
 
   it("returns a redirect as it is, without following it", async () => {

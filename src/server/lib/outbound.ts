@@ -344,7 +344,38 @@ export type OutboundInit = {
   maxBytes?: number;
   /** only ports 443 and 80 unless the operator allows the host (webhooks) */
   standardPortsOnly?: boolean;
+  /**
+   * reuse a kept-alive connection to the same host, port and checked address, and keep this one for the
+   * next request (webhooks: one TLS handshake per receiver, not per delivery). A kept connection that
+   * turns out closed before any answer is tried once more on a new one.
+   */
+  keepAlive?: boolean;
 };
+
+/** The checked address a kept-alive connection was pinned to: part of its pool's name, with host and port. */
+type PinnedOptions = { pinned?: string };
+const pinnedName = (name: string, options: unknown) =>
+  `${name}|${(options as PinnedOptions | undefined)?.pinned ?? ""}`;
+class PinnedHttpAgent extends http.Agent {
+  override getName(options?: http.ClientRequestArgs) {
+    return pinnedName(super.getName(options), options);
+  }
+}
+class PinnedHttpsAgent extends https.Agent {
+  override getName(options?: https.RequestOptions) {
+    return pinnedName(super.getName(options), options);
+  }
+}
+/**
+ * Kept-alive connections, per scheme: every one was connected to an address checked when it was made.
+ * An idle one is closed after 4 s (sooner if the server's Keep-Alive hint says so), before the 5 s of
+ * Node's own servers and the minutes of most others, so a kept one is rarely found closed.
+ */
+const KEPT = { keepAlive: true, timeout: 4_000, scheduling: "lifo" } as const;
+const keptAlive = { "http:": new PinnedHttpAgent(KEPT), "https:": new PinnedHttpsAgent(KEPT) };
+
+/** A kept-alive connection was found closed before any answer: the request goes again on a new one. */
+class StaleConnection extends Error {}
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -390,10 +421,10 @@ export async function outboundFetch(
     else callback(null, pinned.address, pinned.family);
   };
   const send = target.url.protocol === "https:" ? https.request : http.request;
-  const remainingMs = Math.max(1, timeoutMs - (Date.now() - started));
 
-  const answer = await new Promise<{ status: number; statusText: string; raw: string[]; body: Buffer }>(
-    (resolve, reject) => {
+  type Answer = { status: number; statusText: string; raw: string[]; body: Buffer };
+  const exchange = (kept: boolean) =>
+    new Promise<Answer>((resolve, reject) => {
       let settled = false;
       const fail = (err: unknown) => {
         if (settled) return;
@@ -405,15 +436,21 @@ export async function outboundFetch(
         reject(err);
       };
       const onAbort = () => fail(init.signal?.reason ?? new DOMException("aborted", "AbortError"));
-      const overall = setTimeout(() => fail(new OutboundError("timeout", OUTBOUND_TEXT.timeout)), remainingMs);
+      const overall = setTimeout(
+        () => fail(new OutboundError("timeout", OUTBOUND_TEXT.timeout)),
+        Math.max(1, timeoutMs - (Date.now() - started)),
+      );
       let connecting: NodeJS.Timeout | undefined;
       let connected = false;
-      const req = send(target.url, {
+      let answered = false;
+      const options: http.RequestOptions & PinnedOptions = {
         method: (init.method ?? "GET").toUpperCase(),
         headers,
         lookup,
-        agent: false,
-      });
+        agent: kept ? keptAlive[target.url.protocol as "http:" | "https:"] : false,
+        pinned: pinned.address,
+      };
+      const req = send(target.url, options);
       init.signal?.addEventListener("abort", onAbort, { once: true });
       req.on("socket", (socket) => {
         if (!socket.connecting) {
@@ -422,7 +459,7 @@ export async function outboundFetch(
         }
         connecting = setTimeout(
           () => fail(new OutboundError("connect", OUTBOUND_TEXT.connect)),
-          Math.max(1, Math.min(connectTimeoutMs, remainingMs)),
+          Math.max(1, Math.min(connectTimeoutMs, timeoutMs - (Date.now() - started))),
         );
         socket.once("connect", () => {
           connected = true;
@@ -431,10 +468,12 @@ export async function outboundFetch(
       });
       req.on("error", (err: NodeJS.ErrnoException) => {
         if (err instanceof OutboundError) fail(err);
+        else if (req.reusedSocket && !answered) fail(new StaleConnection());
         // Refused, reset, a TLS failure: the same words either way, so no answer tells which ports listen.
         else fail(new OutboundError(connected ? "answer" : "connect", OUTBOUND_TEXT.connect));
       });
       req.on("response", (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
@@ -459,8 +498,11 @@ export async function outboundFetch(
         });
       });
       req.end(body ?? undefined);
-    },
-  );
+    });
+  const answer = await exchange(init.keepAlive === true).catch((err) => {
+    if (err instanceof StaleConnection) return exchange(false);
+    throw err;
+  });
 
   if (answer.status < 200 || answer.status > 599) throw new OutboundError("answer", OUTBOUND_TEXT.badAnswer);
   if (answer.status >= 300 && answer.status < 400 && init.redirect === "error")

@@ -1,11 +1,12 @@
+import { createServer as createHttpServer, type ServerResponse } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
-import { webhookDeliveries } from "@server/db/schema";
+import { webhookDeliveries, webhookEndpoints } from "@server/db/schema";
 import { createEmployer, freshIp, TRUST_PROXY_ENV } from "@test/fixtures";
 import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pauseMs, WEBHOOK_FAIRNESS, WEBHOOK_TIMEOUTS } from "./service";
+import { claimDeliveries, pauseMs, WEBHOOK_FAIRNESS, WEBHOOK_TIMEOUTS } from "./service";
 
 const ENV = { ...TRUST_PROXY_ENV, OUTBOUND_ALLOWED_HOSTS: "loopback" };
 
@@ -36,6 +37,37 @@ class BlackHole {
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = null;
+  }
+}
+
+/** A loopback receiver that holds every request until the test answers them. */
+class HoldingReceiver {
+  private readonly server = createHttpServer((req, res) => {
+    req.resume();
+    req.on("end", () => this.held.push(res));
+  });
+  held: ServerResponse[] = [];
+  received = 0;
+  port = 0;
+
+  async start() {
+    this.server.on("request", () => this.received++);
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    this.port = (this.server.address() as { port: number }).port;
+    return this;
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}/hooks`;
+  }
+
+  answerAll(status: number) {
+    for (const res of this.held.splice(0)) res.writeHead(status).end();
+  }
+
+  async stop() {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
 
@@ -128,6 +160,51 @@ describe("one organisation's dead endpoint never delays another's webhooks", () 
       consecutiveFailures: 0,
       pausedUntil: null,
     });
+  });
+
+  it("gives a receiver that answers fast one more delivery in flight per answer, and halves that after a slow one", async () => {
+    const holding = await new HoldingReceiver().start();
+    try {
+      const org = await employerWithWebhook(holding.url);
+      const share = async () =>
+        (
+          await t.database.db
+            .select({ cap: webhookEndpoints.inFlightCap })
+            .from(webhookEndpoints)
+            .where(eq(webhookEndpoints.organisationId, org.org.id))
+        )[0]?.cap;
+      for (let i = 0; i < 30; i++) await report(org.org.domain, `report ${i}`);
+
+      // 4 at first: while they are out, no worker gets another of its deliveries.
+      await expect.poll(() => holding.held.length).toBe(WEBHOOK_FAIRNESS.perEndpoint);
+      expect(await claimDeliveries(t.app.deps, 10)).toEqual([]);
+      // Each fast answer adds one (the test's clock does not move, so every answer is fast): 8, then 16.
+      holding.answerAll(200);
+      await expect.poll(() => holding.held.length).toBe(8);
+      expect(await share()).toBe(8);
+      expect(await claimDeliveries(t.app.deps, 10)).toEqual([]);
+      holding.answerAll(200);
+      await expect.poll(() => holding.held.length).toBe(16);
+      expect(await share()).toBe(16);
+
+      // Answers slower than fastMs (delivered all the same) halve it: never below 4.
+      t.clock.advance(WEBHOOK_FAIRNESS.fastMs + 1);
+      holding.answerAll(200);
+      await expect.poll(() => holding.held.length).toBe(2);
+      holding.answerAll(200);
+      await expect
+        .poll(async () => (await t.database.db.select().from(webhookDeliveries)).every((d) => d.status === "delivered"))
+        .toBe(true);
+      expect(await share()).toBeLessThanOrEqual(8);
+      expect(await share()).toBeGreaterThanOrEqual(WEBHOOK_FAIRNESS.perEndpoint);
+      expect(holding.received).toBe(30);
+
+      // Saving the endpoint again starts it from 4.
+      await org.browser.request("PUT", "/api/employer/webhook", { url: holding.url });
+      expect(await share()).toBe(WEBHOOK_FAIRNESS.perEndpoint);
+    } finally {
+      await holding.stop();
+    }
   });
 
   it("pauses 1 minute at first, doubling with each further failure, at most an hour", () => {

@@ -19,9 +19,11 @@ export async function saveEndpoint(
     secretSealed: p.secretSealed,
     secretHint: p.secretHint,
     createdAt: p.now,
-    // Saving the endpoint (a new URL, or the same one fixed) closes its circuit breaker.
+    // Saving the endpoint (a new URL, or the same one fixed) closes its circuit breaker, and its share of
+    // deliveries in flight starts again from the least.
     consecutiveFailures: 0,
     pausedUntil: null,
+    inFlightCap: sql`default`,
   };
   await db
     .insert(webhookEndpoints)
@@ -79,22 +81,22 @@ export type DueDelivery = {
   created_at: Date;
   url: string | null;
   secret_sealed: string | null;
+  /** when the endpoint it goes to was saved: its outcome counts for that endpoint only, not one saved since */
+  endpoint_saved_at: Date | null;
   /** a call event's customer: its payload's `data.customerRef` is sealed (the sender opens it) */
   customer_hash: string | null;
 };
 
 /** How the claim shares the workers out: see `claimDue`. */
 export type ClaimRules = {
-  /** deliveries in flight at once per endpoint (across every process), while it is healthy */
-  perEndpoint: number;
   /** failures in a row from which an endpoint is on probation: one delivery in flight at a time */
   probationAfter: number;
 };
 
 /**
  * Claims up to `limit` due deliveries for this worker, fairly: each endpoint (one per organisation) gets at
- * most `perEndpoint` deliveries in flight at once, counting those other workers hold (a live lease), and
- * one only once it has failed `probationAfter` times in a row; a paused endpoint (circuit open) gets
+ * most its `in_flight_cap` deliveries in flight at once, counting those other workers hold (a live lease),
+ * and one only once it has failed `probationAfter` times in a row; a paused endpoint (circuit open) gets
  * none. Endpoints take turns: every endpoint's first due delivery comes before any endpoint's second.
  * Test events ("Send test event") skip the queue, the cap and the pause: they go out at once.
  * Each claimed delivery is leased until `leaseUntil` (a worker that dies leaves it to be tried again after
@@ -115,7 +117,7 @@ export async function claimDue(
   return db.rows<DueDelivery>(sql`
     with slots as (
       select we.organisation_id,
-        (case when we.consecutive_failures >= ${rules.probationAfter}::int then 1 else ${rules.perEndpoint}::int end)
+        (case when we.consecutive_failures >= ${rules.probationAfter}::int then 1 else we.in_flight_cap end)
           - (select count(*) from webhook_deliveries b
              where b.organisation_id = we.organisation_id and b.status = 'pending' and b.locked_until is not null
                and b.locked_until > ${at}::timestamptz and b.event_type <> 'webhook.test')::int as free
@@ -154,74 +156,134 @@ export async function claimDue(
       returning d.id, d.organisation_id, d.event_type, d.message_id, d.payload, d.attempts, d.created_at, d.customer_hash
     )
     select c.id, c.organisation_id, c.event_type, c.message_id, c.payload, c.attempts, c.created_at,
-      c.customer_hash, we.url, we.secret_sealed
+      c.customer_hash, we.url, we.secret_sealed, we.created_at as endpoint_saved_at
     from claimed c left join webhook_endpoints we on we.organisation_id = c.organisation_id`);
 }
 
+/** One finished attempt at a claimed delivery, as `recordAttempts` writes it. */
+export type FinishedAttempt = {
+  id: number;
+  organisationId: number;
+  ok: boolean;
+  /** the receiver's HTTP status, if it answered */
+  status: number | null;
+  /** why it failed (null when delivered) */
+  error: string | null;
+  /** a failed attempt's retry; null: failed for good */
+  retryAt: Date | null;
+  /** the receiver answered 2xx within the time that grows its share (`CapRules.fastMs`) */
+  fast: boolean;
+  /** the endpoint as it was saved when the delivery was claimed (`DueDelivery.endpoint_saved_at`) */
+  endpointSavedAt: Date | null;
+};
+
+/** How an endpoint's share of deliveries in flight (`in_flight_cap`) moves: see `recordAttempts`. */
+export type CapRules = { least: number; most: number };
+
+/** What `recordAttempts` changed on an endpoint: its failures in a row before and after. */
+export type EndpointChange = { organisationId: number; failuresBefore: number; failures: number };
+
 /**
- * The circuit breaker's bookkeeping after an attempt to the organisation's endpoint: a success closes it
- * (no failures in a row, not paused); a failure counts one more in a row and, from `openAfter` on, pauses
- * the endpoint as a whole for `pauseMs(failures)`. Returns the endpoint's state (null for a failure without one).
+ * Writes a batch of finished attempts in one statement: each delivery is delivered, due again at its
+ * retry or failed for good, and its lease ends; and each endpoint's bookkeeping, in the order the attempts
+ * ended. The circuit breaker: a success sets the failures in a row back to 0 and ends a pause; each
+ * failure counts one more. The endpoint's share of deliveries in flight: one more for each fast success
+ * (so it doubles with each round of answers, up to `most`), halved (down to `least`) when an attempt of
+ * the batch failed or was slow. A healthy endpoint at its full share is not written.
+ * Returns the endpoints whose failures in a row changed (the caller pauses those that reached the breaker).
  */
-export async function recordEndpointOutcome(
+export async function recordAttempts(
   db: Db,
-  organisationId: number,
-  p: { ok: boolean; now: Date; openAfter: number; pauseMs: (failures: number) => number },
-): Promise<{ consecutiveFailures: number; pausedUntil: Date | null } | null> {
-  if (p.ok) {
-    await db
-      .update(webhookEndpoints)
-      .set({ consecutiveFailures: 0, pausedUntil: null })
-      // (a healthy endpoint's row is left as it is: no write per delivery)
-      .where(
-        sql`${webhookEndpoints.organisationId} = ${organisationId}
-          and (${webhookEndpoints.consecutiveFailures} > 0 or ${webhookEndpoints.pausedUntil} is not null)`,
-      );
-    return { consecutiveFailures: 0, pausedUntil: null };
+  attempts: readonly FinishedAttempt[],
+  now: Date,
+  cap: CapRules,
+): Promise<EndpointChange[]> {
+  if (attempts.length === 0) return [];
+  // Per endpoint as it was saved, in the order the attempts ended: a success seen, the failures after the
+  // last one, the fast successes, and whether any attempt failed or was slow. An endpoint saved again since
+  // (a new URL, or the same one fixed) starts afresh: attempts made to the one before do not count for it.
+  type Tally = {
+    organisation_id: number;
+    saved_at: string;
+    ok_seen: boolean;
+    failures: number;
+    fast: number;
+    shrink: boolean;
+  };
+  const endpoints = new Map<string, Tally>();
+  for (const a of attempts) {
+    if (!a.endpointSavedAt) continue;
+    const key = `${a.organisationId} ${a.endpointSavedAt.toISOString()}`;
+    const e = endpoints.get(key) ?? {
+      organisation_id: a.organisationId,
+      saved_at: a.endpointSavedAt.toISOString(),
+      ok_seen: false,
+      failures: 0,
+      fast: 0,
+      shrink: false,
+    };
+    if (a.ok) {
+      e.ok_seen = true;
+      e.failures = 0;
+    } else e.failures++;
+    if (a.ok && a.fast) e.fast++;
+    else e.shrink = true;
+    endpoints.set(key, e);
   }
-  const [counted] = await db
-    .update(webhookEndpoints)
-    .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
-    .where(eq(webhookEndpoints.organisationId, organisationId))
-    .returning({
-      consecutiveFailures: webhookEndpoints.consecutiveFailures,
-      pausedUntil: webhookEndpoints.pausedUntil,
-    });
-  if (!counted || counted.consecutiveFailures < p.openAfter) return counted ?? null;
-  const pausedUntil = new Date(p.now.getTime() + p.pauseMs(counted.consecutiveFailures));
+  const rows = attempts.map((a) => ({
+    id: a.id,
+    ok: a.ok,
+    status: a.status,
+    error: a.error?.slice(0, 200) ?? null,
+    retry_at: a.retryAt?.toISOString() ?? null,
+  }));
+  return db.rows<EndpointChange>(sql`
+    with a as (
+      select * from json_to_recordset(${JSON.stringify(rows)}::json)
+        as a(id bigint, ok boolean, status int, error text, retry_at timestamptz)
+    ),
+    marked as (
+      update webhook_deliveries d set
+        status = case when a.ok then 'delivered' when a.retry_at is not null then 'pending' else 'failed' end,
+        last_status = a.status, last_error = a.error, locked_until = null,
+        delivered_at = case when a.ok then ${now.toISOString()}::timestamptz else d.delivered_at end,
+        next_attempt_at = coalesce(a.retry_at, d.next_attempt_at)
+      from a where d.id = a.id
+      returning d.id
+    ),
+    e as (
+      select we.organisation_id, we.consecutive_failures as before,
+        case when x.ok_seen then x.failures else we.consecutive_failures + x.failures end as failures,
+        x.ok_seen,
+        case when x.shrink then greatest(we.in_flight_cap / 2, ${cap.least}::int)
+          else least(we.in_flight_cap + x.fast, ${cap.most}::int) end as share
+      from json_to_recordset(${JSON.stringify([...endpoints.values()])}::json)
+        as x(organisation_id int, saved_at timestamptz, ok_seen boolean, failures int, fast int, shrink boolean)
+      join webhook_endpoints we on we.organisation_id = x.organisation_id and we.created_at = x.saved_at
+    ),
+    noted as (
+      update webhook_endpoints we set consecutive_failures = e.failures,
+        paused_until = case when e.ok_seen then null else we.paused_until end,
+        in_flight_cap = e.share
+      from e
+      where we.organisation_id = e.organisation_id
+        and (we.consecutive_failures <> e.failures or (e.ok_seen and we.paused_until is not null)
+          or we.in_flight_cap <> e.share)
+      returning we.organisation_id, e.before, e.failures
+    )
+    select organisation_id as "organisationId", before as "failuresBefore", failures from noted
+    where before <> failures`);
+}
+
+/** Pauses the endpoint (circuit open) until `until`, or longer if it already is. */
+export async function pauseEndpoint(db: Db, organisationId: number, until: Date) {
   await db
     .update(webhookEndpoints)
-    .set({ pausedUntil })
+    .set({ pausedUntil: until })
     .where(
       sql`${webhookEndpoints.organisationId} = ${organisationId}
-        and (${webhookEndpoints.pausedUntil} is null or ${webhookEndpoints.pausedUntil} < ${pausedUntil.toISOString()}::timestamptz)`,
+        and (${webhookEndpoints.pausedUntil} is null or ${webhookEndpoints.pausedUntil} < ${until.toISOString()}::timestamptz)`,
     );
-  return { consecutiveFailures: counted.consecutiveFailures, pausedUntil };
-}
-
-export async function markDelivered(db: Db, id: number, status: number, now: Date) {
-  await db
-    .update(webhookDeliveries)
-    .set({ status: "delivered", lastStatus: status, lastError: null, deliveredAt: now, lockedUntil: null })
-    .where(eq(webhookDeliveries.id, id));
-}
-
-/** Records a failed attempt: tried again at `retryAt`, or failed for good when null. */
-export async function markAttemptFailed(
-  db: Db,
-  id: number,
-  p: { status: number | null; error: string; retryAt: Date | null },
-) {
-  await db
-    .update(webhookDeliveries)
-    .set({
-      status: p.retryAt ? "pending" : "failed",
-      lastStatus: p.status,
-      lastError: p.error.slice(0, 200),
-      lockedUntil: null,
-      ...(p.retryAt ? { nextAttemptAt: p.retryAt } : {}),
-    })
-    .where(eq(webhookDeliveries.id, id));
 }
 
 /** After a start: pending deliveries waiting for a later retry are due now (none held by a live lease). */

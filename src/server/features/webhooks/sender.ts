@@ -25,7 +25,8 @@ export const DELIVERY_ERROR = {
 /**
  * POSTs one delivery through the outbound path (lib/outbound.ts): the URL and every address of its host
  * are checked against OUTBOUND_ALLOWED_HOSTS, the connection is pinned to a checked address, only ports
- * 443 and 80 unless the operator allows the host, no redirect is followed; 2xx is success.
+ * 443 and 80 unless the operator allows the host, no redirect is followed; 2xx is success. The connection
+ * is kept alive for the receiver's next delivery.
  */
 export async function postDelivery(
   policy: OutboundPolicy,
@@ -43,6 +44,8 @@ export async function postDelivery(
       timeoutMs: opts.timeoutMs ?? DELIVERY_TIMEOUT_MS,
       connectTimeoutMs: opts.connectTimeoutMs ?? DELIVERY_CONNECT_TIMEOUT_MS,
       standardPortsOnly: true,
+      // one connection (and TLS handshake) per receiver kept between deliveries, not one per delivery
+      keepAlive: true,
     });
   } catch (err) {
     if (!(err instanceof OutboundError)) throw err;

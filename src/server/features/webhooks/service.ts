@@ -164,12 +164,18 @@ export const RETRY_FOR_MS = 24 * 3_600_000;
 const LEASE_MS = 60_000;
 
 /**
- * Fairness and the circuit breaker (docs/security.md, N4): at most 4 deliveries in flight per endpoint;
- * after 5 failures in a row the endpoint is paused as a whole, 1 minute at first, doubling with each
- * further failure up to an hour, and then tried one delivery at a time until one succeeds.
+ * Fairness and the circuit breaker (docs/security.md, N4): an endpoint starts with 4 deliveries in flight
+ * at once (`perEndpoint`), never fewer while it is healthy; each success within `fastMs` adds one to its
+ * share (so it doubles with each round of answers, as TCP's slow start does), up to `mostPerEndpoint`; a
+ * failure or a slower answer halves it. So a receiver that keeps up with a burst gets it as fast as it
+ * answers, and a dead or slow one holds 4 (or what it had earned, until its first answers come back). After 5 failures in a row the endpoint is
+ * paused as a whole, 1 minute at first, doubling with each further failure up to an hour, and then tried
+ * one delivery at a time until one succeeds.
  */
 export const WEBHOOK_FAIRNESS = {
   perEndpoint: 4,
+  mostPerEndpoint: 128,
+  fastMs: 1_000,
   breakerOpensAfter: 5,
   firstPauseMs: 60_000,
   longestPauseMs: 3_600_000,
@@ -192,7 +198,6 @@ export type DeliveryOutcome = "delivered" | "retry" | "failed";
 export async function claimDeliveries(deps: Deps, limit: number): Promise<repo.DueDelivery[]> {
   const now = deps.clock.now();
   return repo.claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), limit, {
-    perEndpoint: WEBHOOK_FAIRNESS.perEndpoint,
     probationAfter: WEBHOOK_FAIRNESS.breakerOpensAfter,
   });
 }
@@ -248,30 +253,50 @@ function openedCallPayload(deps: Deps, d: repo.DueDelivery): string | null {
   }
 }
 
-/** One attempt at one claimed delivery, and the circuit breaker's bookkeeping for its endpoint. */
-export async function deliverOne(deps: Deps, d: repo.DueDelivery): Promise<DeliveryOutcome> {
+/** A finished attempt, and what became of the delivery. */
+export type Finished = repo.FinishedAttempt & { outcome: DeliveryOutcome };
+
+/**
+ * One attempt at one claimed delivery: sent (or refused), and what is to become of it. Nothing is written
+ * here: `recordFinished` writes the attempts that ended meanwhile together.
+ */
+export async function attemptDelivery(deps: Deps, d: repo.DueDelivery): Promise<Finished> {
+  const started = deps.clock.now();
   const result = await attempt(deps, d);
   const now = deps.clock.now();
-  await noteEndpointOutcome(deps, d.organisation_id, result.ok, now);
+  const base = {
+    id: d.id,
+    organisationId: d.organisation_id,
+    endpointSavedAt: d.endpoint_saved_at,
+    status: result.status,
+  };
   if (result.ok) {
-    await repo.markDelivered(deps.db, d.id, result.status, now);
-    return "delivered";
+    const fast = now.getTime() - started.getTime() <= WEBHOOK_FAIRNESS.fastMs;
+    return { ...base, ok: true, error: null, retryAt: null, fast, outcome: "delivered" };
   }
   // A URL the outbound policy refuses (scheme, port, address) is failed at once with the reason: retrying cannot help.
   const giveUp = !d.url || result.permanent || now.getTime() - d.created_at.getTime() >= RETRY_FOR_MS;
   const retryAt = giveUp ? null : new Date(now.getTime() + retryDelayMs(d.attempts));
-  await repo.markAttemptFailed(deps.db, d.id, { status: result.status, error: result.error, retryAt });
   if (giveUp) deps.log.warn({ deliveryId: d.id, error: result.error }, "webhook delivery failed for good");
-  return giveUp ? "failed" : "retry";
+  return { ...base, ok: false, error: result.error, retryAt, fast: false, outcome: giveUp ? "failed" : "retry" };
 }
 
-async function noteEndpointOutcome(deps: Deps, organisationId: number, ok: boolean, now: Date) {
-  const state = await repo.recordEndpointOutcome(deps.db, organisationId, {
-    ok,
-    now,
-    openAfter: WEBHOOK_FAIRNESS.breakerOpensAfter,
-    pauseMs,
+/**
+ * Writes finished attempts (one statement for the batch: repository `recordAttempts`), and pauses the
+ * endpoints whose failures in a row reached the breaker.
+ */
+export async function recordFinished(deps: Deps, finished: readonly Finished[]) {
+  const now = deps.clock.now();
+  const changed = await repo.recordAttempts(deps.db, finished, now, {
+    least: WEBHOOK_FAIRNESS.perEndpoint,
+    most: WEBHOOK_FAIRNESS.mostPerEndpoint,
   });
-  if (!ok && state?.consecutiveFailures === WEBHOOK_FAIRNESS.breakerOpensAfter)
-    deps.log.warn({ organisationId, pausedUntil: state.pausedUntil }, "webhook endpoint paused: it keeps failing");
+  const opens = WEBHOOK_FAIRNESS.breakerOpensAfter;
+  for (const e of changed) {
+    if (e.failures < opens) continue;
+    const pausedUntil = new Date(now.getTime() + pauseMs(e.failures));
+    await repo.pauseEndpoint(deps.db, e.organisationId, pausedUntil);
+    if (e.failuresBefore < opens)
+      deps.log.warn({ organisationId: e.organisationId, pausedUntil }, "webhook endpoint paused: it keeps failing");
+  }
 }

@@ -1,25 +1,32 @@
+import { batched } from "@server/lib/batched";
 import fp from "fastify-plugin";
 import { WEBHOOK_WAKE_CHANNEL } from "./outbox";
 import { bringPendingForward } from "./repository";
-import { claimDeliveries, deliverOne } from "./service";
+import { attemptDelivery, claimDeliveries, type Finished, recordFinished, WEBHOOK_FAIRNESS } from "./service";
 
 /** Due retries are looked for this often; new events and finished deliveries wake the worker at once. */
 const POLL_MS = 2_000;
-/** Deliveries this process has in flight at once (each endpoint holds at most 4 of them: service.ts). */
-export const WORKER_IN_FLIGHT = 32;
+/**
+ * Deliveries this process has in flight at once: twice an endpoint's largest share (service.ts), so that
+ * one endpoint that earned it and then stops answering leaves as many slots to the others.
+ */
+export const WORKER_IN_FLIGHT = 2 * WEBHOOK_FAIRNESS.mostPerEndpoint;
 
 /**
  * The webhook worker of this process, a job on the background runner. Each turn claims as many due
- * deliveries as it has free slots (fairly per endpoint, none for a paused one) and starts each on its own:
- * a slow or dead receiver holds its own slot until its timeout, never a batch. A finished delivery and a
- * new event (any process's, through LISTEN/NOTIFY) wake it at once; every 2 s it looks for due retries.
- * On start, pending deliveries are made due, so that a restart tries them again soon. Shutdown stops the
- * runner, which waits for the deliveries in flight.
+ * deliveries as it has free slots (fairly per endpoint, within each endpoint's share, none for a paused
+ * one) and starts each on its own: a slow or dead receiver holds its own slot until its timeout, never a
+ * batch. The attempts that end meanwhile are written together, one statement a batch (group commit), and
+ * each frees its slot once written. A finished delivery and a new event (any process's, through
+ * LISTEN/NOTIFY) wake the worker at once; every 2 s it looks for due retries. On start, pending deliveries
+ * are made due, so that a restart tries them again soon. Shutdown stops the runner, which waits for the
+ * deliveries in flight and their writes.
  */
 export default fp(
   async (app) => {
     const deps = app.deps;
     const inFlight = new Set<number>();
+    const record = batched<Finished>((finished) => recordFinished(deps, finished));
     let unlisten = async () => {};
     app.addHook("onReady", async () => {
       await bringPendingForward(deps.db, deps.clock.now()).catch((err) =>
@@ -33,7 +40,10 @@ export default fp(
           inFlight.add(delivery.id);
           deps.background.run("webhook delivery", async () => {
             try {
-              app.metrics.webhookDelivery(await deliverOne(deps, delivery));
+              const finished = await attemptDelivery(deps, delivery);
+              // Not written (the database failed): its lease runs out and it is tried again, at least once.
+              await record(finished);
+              app.metrics.webhookDelivery(finished.outcome);
             } finally {
               inFlight.delete(delivery.id);
               job.wake();

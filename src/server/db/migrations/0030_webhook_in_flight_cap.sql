@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_endpoints" ADD COLUMN "in_flight_cap" integer DEFAULT 4 NOT NULL;

@@ -207,6 +207,26 @@ describe("one organisation's dead endpoint never delays another's webhooks", () 
     }
   });
 
+  it("a delivery in flight when its endpoint is removed stays failed, whatever the receiver answers", async () => {
+    const holding = await new HoldingReceiver().start();
+    try {
+      const org = await employerWithWebhook(holding.url);
+      await report(org.org.domain, "in flight");
+      await expect.poll(() => holding.held.length).toBe(1);
+      expect((await org.browser.request("DELETE", "/api/employer/webhook")).statusCode).toBe(200);
+      // An answer that would have been retried: the delivery is not brought back to the queue.
+      holding.answerAll(500);
+      await t.app.deps.background.idle();
+      const [delivery] = await t.database.db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.organisationId, org.org.id));
+      expect(delivery).toMatchObject({ status: "failed", lastError: "the endpoint was removed", lockedUntil: null });
+    } finally {
+      await holding.stop();
+    }
+  });
+
   it("pauses 1 minute at first, doubling with each further failure, at most an hour", () => {
     expect([5, 6, 7, 10, 11, 12, 50].map((n) => pauseMs(n) / 60_000)).toEqual([1, 2, 4, 32, 60, 60, 60]);
   });

@@ -171,7 +171,7 @@ export type FinishedAttempt = {
   error: string | null;
   /** a failed attempt's retry; null: failed for good */
   retryAt: Date | null;
-  /** the receiver answered 2xx within the time that grows its share (`CapRules.fastMs`) */
+  /** the receiver answered 2xx within the time that grows its share (`WEBHOOK_FAIRNESS.fastMs`, service.ts) */
   fast: boolean;
   /** the endpoint as it was saved when the delivery was claimed (`DueDelivery.endpoint_saved_at`) */
   endpointSavedAt: Date | null;
@@ -248,7 +248,8 @@ export async function recordAttempts(
         last_status = a.status, last_error = a.error, locked_until = null,
         delivered_at = case when a.ok then ${now.toISOString()}::timestamptz else d.delivered_at end,
         next_attempt_at = coalesce(a.retry_at, d.next_attempt_at)
-      from a where d.id = a.id
+      -- a delivery failed meanwhile (its endpoint removed, the person it named erased) stays failed
+      from a where d.id = a.id and d.status = 'pending'
       returning d.id
     ),
     e as (

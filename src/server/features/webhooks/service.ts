@@ -168,9 +168,9 @@ const LEASE_MS = 60_000;
  * at once (`perEndpoint`), never fewer while it is healthy; each success within `fastMs` adds one to its
  * share (so it doubles with each round of answers, as TCP's slow start does), up to `mostPerEndpoint`; a
  * failure or a slower answer halves it. So a receiver that keeps up with a burst gets it as fast as it
- * answers, and a dead or slow one holds 4 (or what it had earned, until its first answers come back). After 5 failures in a row the endpoint is
- * paused as a whole, 1 minute at first, doubling with each further failure up to an hour, and then tried
- * one delivery at a time until one succeeds.
+ * answers, and a dead or slow one holds 4 (or what it had earned, until its first answers come back).
+ * After 5 failures in a row the endpoint is paused as a whole, 1 minute at first, doubling with each
+ * further failure up to an hour, and then tried one delivery at a time until one succeeds.
  */
 export const WEBHOOK_FAIRNESS = {
   perEndpoint: 4,

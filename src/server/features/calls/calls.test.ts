@@ -1,6 +1,7 @@
 import { auditLog, calls, customerChecks, webhookDeliveries } from "@server/db/schema";
 import { raiseDueAlerts } from "@server/features/alerts/service";
 import { deactivateOrganisation } from "@server/features/organisations";
+import { retryDelayMs } from "@server/features/webhooks/service";
 import { API_KEY_TEXT, type ApiKeyScope } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { CALL_LIMITS } from "@shared/calls";
@@ -170,6 +171,31 @@ describe("the dialler's calls (/api/v1)", () => {
     );
     for (const a of audited) expect((a.detail as { via: string }).via).toMatch(/^api:cpk_/);
     await expectNoLeak();
+  });
+
+  it("sends a call's events in order: a later one waits while an earlier one is retried", async () => {
+    const org = await organisation({ dialler: ["calls:write"] });
+    // call.started's first attempt fails; it is tried again 10 s later
+    receiver.statuses = [503];
+    const body = { employeeEmail: org.ada.email, customerRef: REF, direction: "outbound" };
+    const started = await api(org.keys.dialler!, "POST", "/api/v1/calls", body);
+    expect(started.statusCode, started.body).toBe(201);
+    await receiver.waitFor(1);
+    expect((await api(org.keys.dialler!, "POST", `/api/v1/calls/${started.json().id}/end`)).statusCode).toBe(200);
+    // The worker looks (every job has a turn and the work is idle): call.ended waits for call.started.
+    await t.app.deps.background.turn();
+    expect(delivered(org.secret).map((d) => d.type)).toEqual(["call.started"]);
+
+    t.clock.advance(retryDelayMs(1));
+    await t.app.deps.background.turn();
+    await waitForEvent(org.secret, "call.ended");
+    const events = delivered(org.secret);
+    expect(events.map((d) => [d.type, d.data.sequence])).toEqual([
+      ["call.started", 1],
+      ["call.started", 1],
+      ["call.ended", 2],
+    ]);
+    expect(receiver.received.map((r) => r.headers["webhook-id"])[0]).toBe(receiver.received[1]!.headers["webhook-id"]);
   });
 
   it("scopes: 403 naming the missing scope; a key with calls:write and checks:answer is refused (400)", async () => {

@@ -98,6 +98,8 @@ export type ClaimRules = {
  * most its `in_flight_cap` deliveries in flight at once, counting those other workers hold (a live lease),
  * and one only once it has failed `probationAfter` times in a row; a paused endpoint (circuit open) gets
  * none. Endpoints take turns: every endpoint's first due delivery comes before any endpoint's second.
+ * A call's events go out one at a time, in the order they happened (receivers ignore an event whose
+ * `sequence` is older than one they have): each waits while an earlier one is in flight or due again later.
  * Test events ("Send test event") skip the queue, the cap and the pause: they go out at once.
  * Each claimed delivery is leased until `leaseUntil` (a worker that dies leaves it to be tried again after
  * the lease) and its attempt counted. FOR UPDATE SKIP LOCKED: concurrent workers never claim the same row.
@@ -131,6 +133,10 @@ export async function claimDue(
         from (
           select d.id, d.next_attempt_at from webhook_deliveries d
           where d.organisation_id = s.organisation_id and ${due} and d.event_type <> 'webhook.test'
+            -- a call's events in order: none while an earlier one of the call is in flight or waits to be retried
+            and (d.call_id is null or not exists (
+              select 1 from webhook_deliveries e
+              where e.call_id = d.call_id and e.status = 'pending' and e.id < d.id))
           order by d.next_attempt_at, d.id
           limit greatest(s.free, 0)
           for update of d skip locked

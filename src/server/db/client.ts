@@ -145,7 +145,7 @@ const PARAMETER = /\$(\d+)(::[a-z_][a-z0-9_]*(?:\[\])?)?/g;
 
 /**
  * A statement as a PL/pgSQL function of its placeholders (each cast alike, one argument), its other values
- * written into the text: its `call` calls it from another statement, which lists it in `calls` so that it
+ * written into the text: its `callWith` calls it from another statement, which lists it in `calls` so that it
  * is made first. A statement's work that another runs only sometimes then costs that other nothing but
  * a call when it does not run: PostgreSQL sets up every node of a plan on every execution, whether a row
  * reaches it or not, but a function's statement only when it is called. PL/pgSQL keeps its plan for the
@@ -159,7 +159,15 @@ export function statementFunction(statement: Statement): StatementFunction {
   }
   return made;
 }
-type StatementFunction = { name: string; create: string; call: SQL };
+type StatementFunction = {
+  name: string;
+  create: string;
+  /**
+   * The call, for the calling statement's text: an argument is the expression `given` names for its
+   * placeholder (a column of the calling statement), or else the calling statement's placeholder alike.
+   */
+  callWith(given: Record<string, SQL>): SQL;
+};
 const statementFunctions = new WeakMap<Statement, StatementFunction>();
 
 function functionOf(statement: Statement): StatementFunction {
@@ -187,11 +195,12 @@ function functionOf(statement: Statement): StatementFunction {
       statement.returns,
       body,
     ),
-    /** the call, for the calling statement's text: its placeholders are the calling statement's */
-    call: sql`${sql.raw(name)}(${sql.join(
-      args.map((a) => sql`${a.placeholder}${sql.raw(`::${a.type}`)}`),
-      sql`, `,
-    )})`,
+    callWith(given) {
+      return sql`${sql.raw(name)}(${sql.join(
+        args.map((a) => sql`${given[a.placeholder.name] ?? a.placeholder}${sql.raw(`::${a.type}`)}`),
+        sql`, `,
+      )})`;
+    },
   };
 }
 

@@ -7,7 +7,7 @@ import { queueDeliveries } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
 import { auditsRefusalSql, hitPlaceholders, hitStatement, hitValues, type LimitRow } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { and, desc, eq, gt, isNull, lt, type Placeholder, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
 
 const iso = (d: Date) => d.toISOString();
 /** A placeholder of a statement built once; `run` fills it. */
@@ -131,83 +131,136 @@ export type VerifyRow = {
   website: string | null;
 };
 
-/** The verification statement, built once (its values are the placeholders `consumeCode` fills). */
-const VERIFY = statement(
-  "codes_verify",
+/**
+ * The judgement of the codes a look-up's candidate hashes name, as CTEs (`found`, `judged`, `c`) to begin a
+ * statement's `with` list: each code with whether it is live, its owner active (not when the organisation
+ * is deactivated, features/organisations) and, for a live code of an active owner, the site allowed (the
+ * Origin's host or one of its parents is a verified site of the organisation): `usable`. `c` is the code the
+ * look-up speaks of: a usable one if any, else a live one. Readings in several languages may match several
+ * codes; when two are usable the look-up verifies neither (fails closed: which did the customer hear?).
+ * Its values: `hashes`, `now`, `anySite`, `hosts`.
+ */
+const JUDGED = sql`
+    found as (select ic.id, ic.user_id, ic.expires_at, ic.used_at from ${codesNamedSql($("hashes"))}),
+    judged as (
+      select j.*, case when j.live and j.active
+        then ${$("anySite")}::boolean or ${siteAmongSql(sql`j.organisation_id`, sql`${$("hosts")}::text`)}
+        else false end as usable
+      from (
+        select f.id, f.user_id, f.expires_at, f.used_at, u.organisation_id,
+          f.used_at is null and f.expires_at > ${$("now")}::timestamptz as live,
+          u.status = 'active' and ${organisationActiveSql(sql`u.organisation_id`)} as active
+        from found f join users u on u.id = f.user_id
+      ) j
+    ),
+    c as (select * from judged order by usable desc, live desc, id limit 1)`;
+
+/**
+ * Why a look-up of the judged codes (`JUDGED`, the code `c`) does not verify, or null when it may: `c` is
+ * the one usable code.
+ */
+const NOT_VERIFIED_REASON = sql`case
+          when c.id is null then 'unknown'
+          when c.used_at is not null then 'used'
+          when c.expires_at <= ${$("now")}::timestamptz then 'expired'
+          when not c.active then 'owner-inactive'
+          when not c.usable then 'wrong-site'
+          when (select count(*) from judged where usable) > 1 then 'ambiguous'
+        end`;
+
+/**
+ * The verification of one code the look-up judged usable (`code_id`), only ever run for one: uses it up if
+ * it is still live (under concurrent look-ups the row lock and PostgreSQL's re-check of `used_at is null`
+ * let exactly one of them succeed), counts it on its owner, and queues the `code.verified` webhook
+ * deliveries (the outbox rows commit with it). It returns one row, `verified` false when another look-up
+ * used the code first. The service wakes every process after the commit (`wakeAfterVerify`), which the
+ * statement does not do: a commit with NOTIFY waits on the server's one notification-queue lock (decision 010).
+ */
+const CONSUME = statement(
+  "codes_verify_consume",
   sql`
-    with matches as (
-      select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.full_name, u.email, u.organisation_id,
-        case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status,
-        o.company_name,
+    with used as (
+      update identity_codes ic set used_at = ${$("now")}::timestamptz, verified_host = ${$("originHost")}::text
+      where ic.id = ${$("code_id")}::bigint and ic.used_at is null and ic.expires_at > ${$("now")}::timestamptz
+      returning ic.id, ic.user_id
+    ),
+    owner as (
+      select used.id, u.full_name, u.email, u.organisation_id, o.company_name,
         -- the website only when one of the organisation's verified sites is its host or a parent of it
-        case when ${websiteVerifiedSql(sql`o.id`, sql`o.website_host`)} then o.website else '' end as website,
-        (${$("anySite")}::boolean or ${siteAmongSql(sql`o.id`, sql`${$("hosts")}::text`)}) as site_ok
-      from ${codesNamedSql($("hashes"))}
-      join users u on u.id = ic.user_id
+        case when ${websiteVerifiedSql(sql`o.id`, sql`o.website_host`)} then o.website else '' end as website
+      from used join users u on u.id = used.user_id
       left join organisations o on o.id = u.organisation_id
     ),
-    -- Readings in several languages may match several codes: the look-up speaks of one of them, a usable
-    -- one if any; and when two usable codes match, it verifies neither (fails closed: which did the
-    -- customer hear?).
-    usable as (
-      select count(*) as n from matches m
-      where m.status = 'active' and m.site_ok and m.used_at is null and m.expires_at > ${$("now")}::timestamptz
-    ),
-    c as (
-      select m.* from matches m
-      order by (m.status = 'active' and m.site_ok and m.used_at is null and m.expires_at > ${$("now")}::timestamptz) desc, m.id
-      limit 1
-    ),
-    used as (
-      update identity_codes ic set used_at = ${$("now")}::timestamptz, verified_host = ${$("originHost")}::text
-      from c, usable
-      where ic.id = c.id and c.status = 'active' and c.site_ok and usable.n = 1
-        and ic.used_at is null and ic.expires_at > ${$("now")}::timestamptz
-      returning ic.id
-    ),
     counted as (
-      update users set codes_verified = codes_verified + 1
-      from used, c where users.id = c.user_id
+      update users set codes_verified = codes_verified + 1 from used where users.id = used.user_id
       returning users.id
     ),
     queued as (${queueDeliveries({
       type: "code.verified",
       now: $("now"),
-      from: sql`used join c on true`,
+      from: sql`owner c`,
       organisationId: sql`c.organisation_id`,
       data: sql`jsonb_build_object('codeId', c.id, 'employee', jsonb_build_object('fullName', c.full_name, 'email', c.email),
         'site', ${$("originHost")}::text, 'verifiedAt', ${$("now")}::text)`,
-    })}),
-    result as (
-      select used.id is not null as verified, c.id, c.user_id, c.organisation_id,
-        c.full_name, c.company_name, c.website,
-        case
-          when used.id is not null then 'verified'
-          when c.id is null then 'unknown'
-          when c.used_at is not null then 'used'
-          when c.expires_at <= ${$("now")}::timestamptz then 'expired'
-          when c.status <> 'active' then 'owner-inactive'
-          when not c.site_ok then 'wrong-site'
-          when (select n from usable) > 1 then 'ambiguous'
-          else 'used'
-        end as reason
-      from (select 1) one left join c on true left join used on true
-    ),
+    })})
+    select owner.id is not null as verified, owner.id, owner.full_name, owner.company_name, owner.website,
+      (select count(*) from queued)::int as queued
+    from (select 1) one left join owner on true`,
+  { returns: "verified boolean, id bigint, full_name text, company_name text, website text, queued integer" },
+);
+
+/**
+ * The verification as a function of the code judged usable: a statement calls it for that code only (a
+ * lateral call behind a filter that no row passes otherwise), so that what it sets up (two updates, the
+ * outbox insert, their indexes) costs a failed look-up nothing (bench/README.md, verify-success).
+ */
+const CONSUME_FUNCTION = statementFunction(CONSUME);
+/** The verification of `judged`'s row `r` when its `reason` is null, as a relation (one row, or none). */
+const consumedSql = (r: string) =>
+  sql`select v.* from ${sql.raw(r)} r cross join lateral ${CONSUME_FUNCTION.callWith({ code_id: sql.raw("r.id") })} v
+      where r.reason is null`;
+
+/** A look-up's audit `detail`: origin, reason, the code's owner, and how often a refused client was refused. */
+const lookUpDetail = (reason: SQL, refused: SQL) =>
+  auditDetailSql(
+    AUDIT_ACTIONS.verifyCode,
+    { origin: sql`left(${$("origin")}::text, 255)`, reason, ownerId: sql`r.user_id`, refused },
+    // no null members: a failed look-up's row stays as small as a plain audit insert's
+    { stripNulls: true },
+  );
+/** The `detail` of a look-up that verified (`v.verified`), with every member, or else of a failed one. */
+const verifiedOrNotDetail = (refused: SQL) =>
+  sql`case when v.verified then ${auditDetailSql(AUDIT_ACTIONS.verifyCode, {
+    origin: sql`left(${$("origin")}::text, 255)`,
+    reason: sql`'verified'`,
+    ownerId: sql`r.user_id`,
+  })} else ${lookUpDetail(sql`coalesce(r.reason, 'used')`, refused)} end`;
+
+/**
+ * The verification on its own (`consumeCode`): the judgement of the candidate codes, the verification of
+ * the usable one, and the audit entry (success, or why not). Its values are the ones `consumeCode` fills.
+ */
+const VERIFY = statement(
+  "codes_verify",
+  sql`
+    with ${JUDGED},
+    result as (select c.id, c.user_id, c.organisation_id, ${NOT_VERIFIED_REASON} as reason from (select 1) one left join c on true),
+    consumed as (${consumedSql("result")}),
     logged as (
       insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
-      select ${$("now")}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${$("ip")}::text,
-        case when verified then 'success' else 'failure' end,
-        ${auditDetailSql(AUDIT_ACTIONS.verifyCode, {
-          origin: sql`left(${$("origin")}::text, 255)`,
-          reason: sql`reason`,
-          ownerId: sql`user_id`,
-        })}
-      from result
+      select ${$("now")}::timestamptz, r.organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, r.id::text, ${$("ip")}::text,
+        case when v.verified then 'success' else 'failure' end,
+        ${verifiedOrNotDetail(sql`null::int`)}
+      from result r left join consumed v on true
       returning id
     )
-    select verified, id, full_name, company_name, website, (select count(*) from queued)::int as queued
-    from result`,
-  { returns: "verified boolean, id bigint, full_name text, company_name text, website text, queued integer" },
+    select coalesce(v.verified, false) as verified, r.id, v.full_name, v.company_name, v.website,
+      coalesce(v.queued, 0) as queued
+    from result r left join consumed v on true`,
+  {
+    returns: "verified boolean, id bigint, full_name text, company_name text, website text, queued integer",
+    calls: [CONSUME],
+  },
 );
 
 /**
@@ -221,8 +274,6 @@ const CLIENT_HIT = hitPlaceholders("client");
 // the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not use up its
 // neighbours' budget; an IPv4 client has none (its key is '')
 const NETWORK_HIT = hitPlaceholders("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`);
-/** The verification as a function: the look-up calls it for a candidate only (`lookUpAndVerify`). */
-const VERIFY_FUNCTION = statementFunction(VERIFY);
 const lookUpStatement = (label: string, verify: boolean) =>
   statement(
     label,
@@ -235,68 +286,50 @@ const lookUpStatement = (label: string, verify: boolean) =>
         case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
       from client left join network on true
     ),
-    -- the codes the candidates name (codesNamedSql), the live ones among them: two are possible (readings
-    -- in two languages), and then this statement does not judge (the site may be the other one's): the verification does
-    found as (select ic.id, ic.user_id, ic.expires_at, ic.used_at from ${codesNamedSql($("hashes"))}),
-    live as (select id from found where used_at is null and expires_at > ${$("now")}::timestamptz limit 2),
-    -- at most one code of the candidates, a live one first
-    ic as (
-      select id, user_id, expires_at, used_at from found
-      order by used_at is null and expires_at > ${$("now")}::timestamptz desc limit 1
-    ),
-    c as (
-      -- the owner's status reads 'deactivated' when its organisation is (features/organisations)
-      select ic.id, ic.user_id, ic.expires_at, ic.used_at, u.organisation_id,
-        case when ${organisationActiveSql(sql`u.organisation_id`)} then u.status else 'deactivated' end as status
-      from ic join users u on u.id = ic.user_id
-    ),
+    ${JUDGED},
     result as (
       select rl.allowed, rl.oldest, rl.refused, c.id, c.user_id, c.organisation_id,
-        case
-          when not rl.allowed then 'rate-limited'
-          when (select count(*) from live) > 1 then null
-          when c.id is null then 'unknown'
-          when c.used_at is not null then 'used'
-          when c.expires_at <= ${$("now")}::timestamptz then 'expired'
-          when c.status <> 'active' then 'owner-inactive'
-          -- the Origin's host or one of its parent domains is a verified site of the organisation
-          when not (${$("anySite")}::boolean or ${siteAmongSql(sql`c.organisation_id`, sql`${$("hosts")}::text`)}) then 'wrong-site'
-        end as reason
+        case when not rl.allowed then 'rate-limited' else ${NOT_VERIFIED_REASON} end as reason
       from rl left join c on true
-    ),
+    ),${
+      verify
+        ? sql`
+    -- the verification of the one usable code, in the same statement (one round trip, one commit)
+    consumed as (${consumedSql("result")}),`
+        : sql``
+    }
     logged as (
       insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
-      select ${$("now")}::timestamptz, organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, id::text, ${$("ip")}::text,
-        case when allowed then 'failure' else 'denied' end,
-        -- no null members: a failed look-up's row stays as small as a plain audit insert's
-        ${auditDetailSql(
-          AUDIT_ACTIONS.verifyCode,
-          {
-            origin: sql`left(${$("origin")}::text, 255)`,
-            reason: sql`reason`,
-            ownerId: sql`user_id`,
-            refused: sql`case when not allowed then refused end`,
-          },
-          { stripNulls: true },
-        )}
-      from result
+      select ${$("now")}::timestamptz, r.organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, r.id::text, ${$("ip")}::text,
+        ${
+          verify
+            ? sql`case when not r.allowed then 'denied' when v.verified then 'success' else 'failure' end,
+        ${verifiedOrNotDetail(sql`case when not r.allowed then r.refused end`)}
+      from result r left join consumed v on true
       -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
-      where reason is not null and (allowed or ${auditsRefusalSql(sql`refused`)})
+      where r.allowed or ${auditsRefusalSql(sql`r.refused`)}`
+            : sql`case when r.allowed then 'failure' else 'denied' end,
+        ${lookUpDetail(sql`r.reason`, sql`case when not r.allowed then r.refused end`)}
+      from result r
+      -- a candidate is audited by its verification (consumeCode); a refused look-up is counted in its
+      -- rate-limit row, and only the 1st, 10th, 100th… is written here
+      where r.reason is not null and (r.allowed or ${auditsRefusalSql(sql`r.refused`)})`
+        }
       returning id
     )
     select allowed, oldest, reason is null as candidate${
       verify
         ? sql`,
-      -- a candidate's verification, in the same statement (one round trip, one commit): an InitPlan, which
-      -- PostgreSQL runs only when the case reaches it; a function's plan is set up only when it is called
-      case when reason is null then (select to_jsonb(v) from ${VERIFY_FUNCTION.call} v) end as verification`
+      (select jsonb_build_object('verified', v.verified, 'id', r.id, 'full_name', v.full_name,
+        'company_name', v.company_name, 'website', v.website, 'queued', v.queued)
+        from consumed v) as verification`
         : sql``
     }
-    from result`,
+    from result r`,
     verify
       ? {
           returns: "allowed boolean, oldest timestamptz, candidate boolean, verification jsonb",
-          calls: [VERIFY],
+          calls: [CONSUME],
         }
       : { returns: "allowed boolean, oldest timestamptz, candidate boolean" },
   );
@@ -331,13 +364,12 @@ function lookUpValues(p: LookUp & { limit: Limit; networkLimit: Limit | null }) 
 export type LookUpAndVerifyRow = LookUpRow & { verification: VerifyRow | null };
 
 /**
- * A look-up, one statement: counts the client's rate-limit hit and finds the code. A look-up that cannot
- * verify (refused, unknown, used, expired, owner inactive, wrong site) is audited here (origin, IP,
- * outcome, reason, code id; never the words) and changes nothing else. `candidate` is true only when the
- * code looked consumable (or two live codes matched: which one the customer heard may depend on the site),
- * and then the same statement runs the verification (`consumeCode`'s, as a function) and returns its row. Almost every look-up is a failed one: it pays for the verification only a call that does
- * not run, which is what keeps it cheaper than a naive server's three statements (bench/README.md); a
- * success pays one round trip and one commit instead of two (bench verify-success).
+ * A look-up, one statement: counts the client's rate-limit hit, judges the codes the words may stand for
+ * (`JUDGED`), verifies the one usable code (`CONSUME`, called for that code only) and audits the look-up
+ * once, whatever its outcome (origin, IP, outcome, reason, code id; never the words). Almost every look-up
+ * is a failed one: it pays for the verification only a call that does not run, which is what keeps it
+ * cheaper than a naive server's three statements (bench/README.md); a success pays one round trip and one
+ * commit, and the verification sets up only what a success writes (bench verify-success, 2026-11-28).
  */
 export async function lookUpAndVerify(
   db: Db,
@@ -350,9 +382,9 @@ export async function lookUpAndVerify(
 }
 
 /**
- * The look-up without the verification: counts the hit, audits a failure, and says whether the code is a
- * candidate, changing nothing of it. With `consumeCode` after it, the two steps `lookUpAndVerify` takes in
- * one statement, apart (`candidates.test.ts` judges each step so).
+ * The look-up without the verification: counts the hit, audits a look-up that cannot verify, and says
+ * whether the code is a candidate (the one usable code), changing nothing of it. With `consumeCode` after
+ * it, the two steps `lookUpAndVerify` takes in one statement, apart (`candidates.test.ts` judges each step so).
  */
 export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimit: Limit | null }): Promise<LookUpRow> {
   const rows = await db.run<LookUpRow>(LOOK_UP, lookUpValues(p));
@@ -362,14 +394,10 @@ export async function lookUpCode(db: Db, p: LookUp & { limit: Limit; networkLimi
 }
 
 /**
- * The second step, only for a code the look-up found consumable (so almost never for a guess), one
- * statement (`lookUpAndVerify` runs it as a function, `consumeCode` on its own), atomic on both engines: uses the code up only if it is still live (unused, unexpired),
- * its owner active and the site allowed; counts the verification on the owner; and writes the audit
- * entry (success, or the failure a concurrent look-up caused). Under concurrent look-ups the row lock
- * and PostgreSQL's re-check of `used_at is null` let exactly one of them succeed.
- * A verification also queues the `code.verified` webhook delivery (the outbox row commits with it); the
- * service then wakes every process after the commit (`wakeAfterVerify`), which the statement itself does
- * not do: a commit with NOTIFY waits on the server's one notification-queue lock (decision 010).
+ * The second step on its own, one statement, atomic on both engines: judges the codes the hashes name as
+ * the look-up does, uses up the usable one (`CONSUME`) and writes the audit entry (success, or why not,
+ * also when a concurrent look-up used the code first). A verification also queues the `code.verified`
+ * webhook deliveries; the service wakes every process after the commit (`wakeAfterVerify`).
  */
 export async function consumeCode(db: Db, p: LookUp): Promise<VerifyRow> {
   const rows = await db.run<VerifyRow>(VERIFY, verificationValues(p));

@@ -215,26 +215,49 @@ const CONSUME = statement(
  * outbox insert, their indexes) costs a failed look-up nothing (bench/README.md, verify-success).
  */
 const CONSUME_FUNCTION = statementFunction(CONSUME);
-/** The verification of `judged`'s row `r` when its `reason` is null, as a relation (one row, or none). */
-const consumedSql = (r: string) =>
-  sql`select v.* from ${sql.raw(r)} r cross join lateral ${CONSUME_FUNCTION.callWith({ code_id: sql.raw("r.id") })} v
-      where r.reason is null`;
-
 /** A look-up's audit `detail`: origin, reason, the code's owner, and how often a refused client was refused. */
-const lookUpDetail = (reason: SQL, refused: SQL) =>
+const lookUpDetail = (reason: SQL) =>
   auditDetailSql(
     AUDIT_ACTIONS.verifyCode,
-    { origin: sql`left(${$("origin")}::text, 255)`, reason, ownerId: sql`r.user_id`, refused },
+    {
+      origin: sql`left(${$("origin")}::text, 255)`,
+      reason,
+      ownerId: sql`r.user_id`,
+      refused: sql`case when not r.allowed then r.refused end`,
+    },
     // no null members: a failed look-up's row stays as small as a plain audit insert's
     { stripNulls: true },
   );
-/** The `detail` of a look-up that verified (`v.verified`), with every member, or else of a failed one. */
-const verifiedOrNotDetail = (refused: SQL) =>
-  sql`case when v.verified then ${auditDetailSql(AUDIT_ACTIONS.verifyCode, {
-    origin: sql`left(${$("origin")}::text, 255)`,
-    reason: sql`'verified'`,
-    ownerId: sql`r.user_id`,
-  })} else ${lookUpDetail(sql`coalesce(r.reason, 'used')`, refused)} end`;
+
+/** The audit entry of `result`'s row `r` (its code, `outcome` and `detail`) from `rows`, as the CTE `logged`. */
+const loggedSql = (outcome: SQL, detail: SQL, rows: SQL) => sql`
+    logged as (
+      insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
+      select ${$("now")}::timestamptz, r.organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, r.id::text, ${$("ip")}::text,
+        ${outcome}, ${detail}
+      ${rows}
+      returning id
+    )`;
+
+/**
+ * The verification of the look-up's row `result` (allowed, refused, id, user_id, organisation_id, reason)
+ * when its `reason` is null, as the CTE `consumed` (one row, or none), and the look-up's audit entry of every
+ * outcome, as `logged`. A success's `detail` has every member; a refused look-up is counted in its
+ * rate-limit row, and only the 1st, 10th, 100th… is written.
+ */
+const CONSUMED_AND_LOGGED = sql`
+    consumed as (
+      select v.* from result r cross join lateral ${CONSUME_FUNCTION.callWith({ code_id: sql.raw("r.id") })} v
+      where r.reason is null
+    ),${loggedSql(
+      sql`case when not r.allowed then 'denied' when v.verified then 'success' else 'failure' end`,
+      sql`case when v.verified then ${auditDetailSql(AUDIT_ACTIONS.verifyCode, {
+        origin: sql`left(${$("origin")}::text, 255)`,
+        reason: sql`'verified'`,
+        ownerId: sql`r.user_id`,
+      })} else ${lookUpDetail(sql`coalesce(r.reason, 'used')`)} end`,
+      sql`from result r left join consumed v on true where r.allowed or ${auditsRefusalSql(sql`r.refused`)}`,
+    )}`;
 
 /**
  * The verification on its own (`consumeCode`): the judgement of the candidate codes, the verification of
@@ -244,16 +267,11 @@ const VERIFY = statement(
   "codes_verify",
   sql`
     with ${JUDGED},
-    result as (select c.id, c.user_id, c.organisation_id, ${NOT_VERIFIED_REASON} as reason from (select 1) one left join c on true),
-    consumed as (${consumedSql("result")}),
-    logged as (
-      insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
-      select ${$("now")}::timestamptz, r.organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, r.id::text, ${$("ip")}::text,
-        case when v.verified then 'success' else 'failure' end,
-        ${verifiedOrNotDetail(sql`null::int`)}
-      from result r left join consumed v on true
-      returning id
-    )
+    result as (
+      select true as allowed, 0 as refused, c.id, c.user_id, c.organisation_id, ${NOT_VERIFIED_REASON} as reason
+      from (select 1) one left join c on true
+    ),
+    ${CONSUMED_AND_LOGGED}
     select coalesce(v.verified, false) as verified, r.id, v.full_name, v.company_name, v.website,
       coalesce(v.queued, 0) as queued
     from result r left join consumed v on true`,
@@ -291,32 +309,19 @@ const lookUpStatement = (label: string, verify: boolean) =>
       select rl.allowed, rl.oldest, rl.refused, c.id, c.user_id, c.organisation_id,
         case when not rl.allowed then 'rate-limited' else ${NOT_VERIFIED_REASON} end as reason
       from rl left join c on true
-    ),${
+    ),
+    ${
       verify
-        ? sql`
-    -- the verification of the one usable code, in the same statement (one round trip, one commit)
-    consumed as (${consumedSql("result")}),`
-        : sql``
+        ? // the verification of the one usable code, in the same statement (one round trip, one commit)
+          CONSUMED_AND_LOGGED
+        : loggedSql(
+            sql`case when r.allowed then 'failure' else 'denied' end`,
+            lookUpDetail(sql`r.reason`),
+            // a candidate is audited by its verification (consumeCode); a refused look-up is counted in its
+            // rate-limit row, and only the 1st, 10th, 100th… is written here
+            sql`from result r where r.reason is not null and (r.allowed or ${auditsRefusalSql(sql`r.refused`)})`,
+          )
     }
-    logged as (
-      insert into audit_log (at, organisation_id, action, target, ip, outcome, detail)
-      select ${$("now")}::timestamptz, r.organisation_id, ${AUDIT_ACTIONS.verifyCode}::text, r.id::text, ${$("ip")}::text,
-        ${
-          verify
-            ? sql`case when not r.allowed then 'denied' when v.verified then 'success' else 'failure' end,
-        ${verifiedOrNotDetail(sql`case when not r.allowed then r.refused end`)}
-      from result r left join consumed v on true
-      -- a refused look-up is counted in its rate-limit row; only the 1st, 10th, 100th… is written here
-      where r.allowed or ${auditsRefusalSql(sql`r.refused`)}`
-            : sql`case when r.allowed then 'failure' else 'denied' end,
-        ${lookUpDetail(sql`r.reason`, sql`case when not r.allowed then r.refused end`)}
-      from result r
-      -- a candidate is audited by its verification (consumeCode); a refused look-up is counted in its
-      -- rate-limit row, and only the 1st, 10th, 100th… is written here
-      where r.reason is not null and (r.allowed or ${auditsRefusalSql(sql`r.refused`)})`
-        }
-      returning id
-    )
     select allowed, oldest, reason is null as candidate${
       verify
         ? sql`,

@@ -6,6 +6,7 @@ import { buildTestApp, signedIn, type TestApp } from "@test/helpers";
 import { Receiver } from "@test/webhook-receiver";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pauseEndpoint } from "./repository";
 import { claimDeliveries, pauseMs, WEBHOOK_FAIRNESS, WEBHOOK_TIMEOUTS } from "./service";
 
 const ENV = { ...TRUST_PROXY_ENV, OUTBOUND_ALLOWED_HOSTS: "loopback" };
@@ -238,7 +239,28 @@ describe("one organisation's dead endpoint never delays another's webhooks", () 
     await expect
       .poll(async () => (await failing.browser.get("/api/employer/webhook")).json().health.state)
       .toBe("paused");
+    // A moment later, as on a real clock: an attempt still in flight belongs to the endpoint as it was saved before.
+    t.clock.advance(1);
     await failing.browser.request("PUT", "/api/employer/webhook", { url: receiver.url });
     expect((await failing.browser.get("/api/employer/webhook")).json().health.state).toBe("healthy");
+    await t.app.deps.background.idle();
+    expect((await failing.browser.get("/api/employer/webhook")).json().health.state).toBe("healthy");
+  });
+
+  it("a pause decided before the endpoint was saved again does not land after it", async () => {
+    const org = await employerWithWebhook(receiver.url);
+    const health = async () => (await org.browser.get("/api/employer/webhook")).json().health.state;
+    const until = new Date(t.clock.now().getTime() + 60_000);
+    const opens = WEBHOOK_FAIRNESS.breakerOpensAfter;
+    // The failures that decided it were counted; the endpoint was saved again (count 0) before the pause ran.
+    await pauseEndpoint(t.app.deps.db, org.org.id, until, opens);
+    expect(await health()).toBe("healthy");
+    // With the failures still counted, the same pause lands.
+    await t.database.db
+      .update(webhookEndpoints)
+      .set({ consecutiveFailures: opens })
+      .where(eq(webhookEndpoints.organisationId, org.org.id));
+    await pauseEndpoint(t.app.deps.db, org.org.id, until, opens);
+    expect(await health()).toBe("paused");
   });
 });

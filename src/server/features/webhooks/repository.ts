@@ -282,13 +282,18 @@ export async function recordAttempts(
     where before <> failures`);
 }
 
-/** Pauses the endpoint (circuit open) until `until`, or longer if it already is. */
-export async function pauseEndpoint(db: Db, organisationId: number, until: Date) {
+/**
+ * Pauses the endpoint (circuit open) until `until`, or longer if it already is: only while it still has `opens`
+ * failures in a row. Saving the endpoint between the attempts' record and this pause (it closes the breaker)
+ * or an answer that reset the count meanwhile leaves it unpaused.
+ */
+export async function pauseEndpoint(db: Db, organisationId: number, until: Date, opens: number) {
   await db
     .update(webhookEndpoints)
     .set({ pausedUntil: until })
     .where(
       sql`${webhookEndpoints.organisationId} = ${organisationId}
+        and ${webhookEndpoints.consecutiveFailures} >= ${opens}::int
         and (${webhookEndpoints.pausedUntil} is null or ${webhookEndpoints.pausedUntil} < ${until.toISOString()}::timestamptz)`,
     );
 }

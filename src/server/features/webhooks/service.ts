@@ -295,7 +295,7 @@ export async function recordFinished(deps: Deps, finished: readonly Finished[]) 
   for (const e of changed) {
     if (e.failures < opens) continue;
     const pausedUntil = new Date(now.getTime() + pauseMs(e.failures));
-    await repo.pauseEndpoint(deps.db, e.organisationId, pausedUntil);
+    await repo.pauseEndpoint(deps.db, e.organisationId, pausedUntil, opens);
     if (e.failuresBefore < opens)
       deps.log.warn({ organisationId: e.organisationId, pausedUntil }, "webhook endpoint paused: it keeps failing");
   }

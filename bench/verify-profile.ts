@@ -147,10 +147,7 @@ async function profile(engine: "pglite" | "postgres") {
       );
     };
     const ways: [string, () => Promise<unknown>][] = [
-      [
-        `${engine}: product, 1 statement (prepared)`,
-        () => productLookUp(db),
-      ],
+      [`${engine}: product, 1 statement (prepared)`, () => productLookUp(db)],
       [`${engine}: naive, 3 plain statements`, way(false)],
       [`${engine}: naive, 3 statements, plans cached`, way(true)],
     ];

@@ -215,16 +215,17 @@ const CONSUME = statement(
  * outbox insert, their indexes) costs a failed look-up nothing (bench/README.md, verify-success).
  */
 const CONSUME_FUNCTION = statementFunction(CONSUME);
-/** A look-up's audit `detail`: origin, reason, the code's owner, and how often a refused client was refused. */
+/** The audit `detail` members of every look-up of `result`'s row `r`: origin, reason and the code's owner. */
+const lookUpMembers = (reason: SQL) => ({
+  origin: sql`left(${$("origin")}::text, 255)`,
+  reason,
+  ownerId: sql`r.user_id`,
+});
+/** A look-up's audit `detail` when it did not verify: also how often a refused client was refused. */
 const lookUpDetail = (reason: SQL) =>
   auditDetailSql(
     AUDIT_ACTIONS.verifyCode,
-    {
-      origin: sql`left(${$("origin")}::text, 255)`,
-      reason,
-      ownerId: sql`r.user_id`,
-      refused: sql`case when not r.allowed then r.refused end`,
-    },
+    { ...lookUpMembers(reason), refused: sql`case when not r.allowed then r.refused end` },
     // no null members: a failed look-up's row stays as small as a plain audit insert's
     { stripNulls: true },
   );
@@ -251,11 +252,8 @@ const CONSUMED_AND_LOGGED = sql`
       where r.reason is null
     ),${loggedSql(
       sql`case when not r.allowed then 'denied' when v.verified then 'success' else 'failure' end`,
-      sql`case when v.verified then ${auditDetailSql(AUDIT_ACTIONS.verifyCode, {
-        origin: sql`left(${$("origin")}::text, 255)`,
-        reason: sql`'verified'`,
-        ownerId: sql`r.user_id`,
-      })} else ${lookUpDetail(sql`coalesce(r.reason, 'used')`)} end`,
+      sql`case when v.verified then ${auditDetailSql(AUDIT_ACTIONS.verifyCode, lookUpMembers(sql`'verified'`))}
+        else ${lookUpDetail(sql`coalesce(r.reason, 'used')`)} end`,
       sql`from result r left join consumed v on true where r.allowed or ${auditsRefusalSql(sql`r.refused`)}`,
     )}`;
 

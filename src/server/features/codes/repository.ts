@@ -241,41 +241,65 @@ const loggedSql = (outcome: SQL, detail: SQL, rows: SQL) => sql`
     )`;
 
 /**
- * The verification of the look-up's row `result` (allowed, refused, id, user_id, organisation_id, reason)
- * when its `reason` is null, as the CTE `consumed` (one row, or none), and the look-up's audit entry of every
- * outcome, as `logged`. A success's `detail` has every member; a refused look-up is counted in its
- * rate-limit row, and only the 1st, 10th, 100th… is written.
+ * The judgement of the codes the look-up's hashes name (`JUDGED`) and the verification of the usable one
+ * (`CONSUME`, called for that code only), as one row: the code the look-up speaks of (id, owner,
+ * organisation), why it does not verify (`reason`, null for the usable one; "rate-limited" when the
+ * look-up's `allowed` is false, which verifies nothing) and the verification's row (`verified` null when
+ * it did not run). As a function, a look-up calls it only when a hash names a code: a made-up code, almost
+ * every look-up, pays neither its joins nor its plan (bench/README.md, verify, 2026-11-29).
  */
-const CONSUMED_AND_LOGGED = sql`
+const JUDGE = statement(
+  "codes_verify_judge",
+  sql`
+    with ${JUDGED},
+    result as (
+      select c.id, c.user_id, c.organisation_id,
+        case when not ${$("allowed")}::boolean then 'rate-limited' else ${NOT_VERIFIED_REASON} end as reason
+      from (select 1) one left join c on true
+    ),
     consumed as (
       select v.* from result r cross join lateral ${CONSUME_FUNCTION.callWith({ code_id: sql.raw("r.id") })} v
       where r.reason is null
-    ),${loggedSql(
-      sql`case when not r.allowed then 'denied' when v.verified then 'success' else 'failure' end`,
-      sql`case when v.verified then ${auditDetailSql(AUDIT_ACTIONS.verifyCode, lookUpMembers(sql`'verified'`))}
+    )
+    select r.id, r.user_id, r.organisation_id, r.reason, v.verified, v.full_name, v.company_name, v.website, v.queued
+    from result r left join consumed v on true`,
+  {
+    returns:
+      "id bigint, user_id integer, organisation_id integer, reason text, verified boolean, full_name text, company_name text, website text, queued integer",
+    calls: [CONSUME],
+  },
+);
+const JUDGE_FUNCTION = statementFunction(JUDGE);
+
+/**
+ * The audit entry of every look-up of the judged row `result` (allowed, refused, id, user_id,
+ * organisation_id, reason, verified), as the CTE `logged`: a success's `detail` has every member; a refused
+ * look-up is counted in its rate-limit row, and only the 1st, 10th, 100th… is written.
+ */
+const LOGGED = loggedSql(
+  sql`case when not r.allowed then 'denied' when r.verified then 'success' else 'failure' end`,
+  sql`case when r.verified then ${auditDetailSql(AUDIT_ACTIONS.verifyCode, lookUpMembers(sql`'verified'`))}
         else ${lookUpDetail(sql`coalesce(r.reason, 'used')`)} end`,
-      sql`from result r left join consumed v on true where r.allowed or ${auditsRefusalSql(sql`r.refused`)}`,
-    )}`;
+  sql`from result r where r.allowed or ${auditsRefusalSql(sql`r.refused`)}`,
+);
 
 /**
  * The verification on its own (`consumeCode`): the judgement of the candidate codes, the verification of
- * the usable one, and the audit entry (success, or why not). Its values are the ones `consumeCode` fills.
+ * the usable one (`JUDGE`), and the audit entry (success, or why not). Its values are the ones `consumeCode` fills.
  */
 const VERIFY = statement(
   "codes_verify",
   sql`
-    with ${JUDGED},
-    result as (
-      select true as allowed, 0 as refused, c.id, c.user_id, c.organisation_id, ${NOT_VERIFIED_REASON} as reason
-      from (select 1) one left join c on true
+    with result as (
+      select true as allowed, 0 as refused, j.* from ${JUDGE_FUNCTION.callWith({ allowed: sql`true` })} j
     ),
-    ${CONSUMED_AND_LOGGED}
-    select coalesce(v.verified, false) as verified, r.id, v.full_name, v.company_name, v.website,
-      coalesce(v.queued, 0) as queued
-    from result r left join consumed v on true`,
+    ${LOGGED}
+    select coalesce(r.verified, false) as verified, r.id, r.full_name, r.company_name, r.website,
+      coalesce(r.queued, 0) as queued
+    from result r`,
   {
     returns: "verified boolean, id bigint, full_name text, company_name text, website text, queued integer",
-    calls: [CONSUME],
+    calls: [CONSUME, JUDGE],
   },
 );
 
@@ -290,54 +314,72 @@ const CLIENT_HIT = hitPlaceholders("client");
 // the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not use up its
 // neighbours' budget; an IPv4 client has none (its key is '')
 const NETWORK_HIT = hitPlaceholders("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`);
-const lookUpStatement = (label: string, verify: boolean) =>
-  statement(
-    label,
-    sql`
-    with client as (${CLIENT_HIT.sql}),
+const RATE_LIMITED = sql`
+    client as (${CLIENT_HIT.sql}),
     network as (${NETWORK_HIT.sql}),
     rl as (
       select client.allowed and coalesce(network.allowed, true) as allowed,
         case when client.allowed then network.oldest else client.oldest end as oldest,
         case when client.allowed then coalesce(network.refused, 0) else client.refused end as refused
       from client left join network on true
+    )`;
+
+/**
+ * The look-up with its verification (`lookUpAndVerify`): counts the hits, calls `JUDGE` only when one of the
+ * hashes names a code (PostgreSQL sets up every node of a statement's plan on every execution, a function's
+ * only when it is called: the judgement's joins and the verification are no part of a failed look-up's
+ * plan), and audits every outcome.
+ */
+const LOOK_UP_AND_VERIFY = statement(
+  "codes_lookup",
+  sql`
+    with ${RATE_LIMITED},
+    found as (select ic.id from ${codesNamedSql($("hashes"))}),
+    result as (
+      select rl.allowed, rl.oldest, rl.refused, j.id, j.user_id, j.organisation_id,
+        case when j.judged then j.reason when rl.allowed then 'unknown' else 'rate-limited' end as reason,
+        j.verified, j.full_name, j.company_name, j.website, j.queued
+      from rl left join lateral (
+        -- a function scan behind the first code found: a made-up code's look-up never calls it (a filter of
+        -- "where exists" here would be checked after the call, as a join filter)
+        select true as judged, v.* from (select from found limit 1) f
+          cross join lateral ${JUDGE_FUNCTION.callWith({ allowed: sql`rl.allowed` })} v
+      ) j on true
     ),
+    ${LOGGED}
+    select allowed, oldest, reason is null as candidate,
+      case when verified is not null then jsonb_build_object('verified', verified, 'id', id, 'full_name', full_name,
+        'company_name', company_name, 'website', website, 'queued', queued) end as verification
+    from result r`,
+  {
+    returns: "allowed boolean, oldest timestamptz, candidate boolean, verification jsonb",
+    calls: [CONSUME, JUDGE],
+  },
+);
+
+/**
+ * The look-up without the verification (`lookUpCode`): counts the hits, judges the codes and audits a
+ * look-up that cannot verify; a candidate is audited by its verification (`consumeCode`).
+ */
+const LOOK_UP = statement(
+  "codes_candidates",
+  sql`
+    with ${RATE_LIMITED},
     ${JUDGED},
     result as (
       select rl.allowed, rl.oldest, rl.refused, c.id, c.user_id, c.organisation_id,
         case when not rl.allowed then 'rate-limited' else ${NOT_VERIFIED_REASON} end as reason
       from rl left join c on true
     ),
-    ${
-      verify
-        ? // the verification of the one usable code, in the same statement (one round trip, one commit)
-          CONSUMED_AND_LOGGED
-        : loggedSql(
-            sql`case when r.allowed then 'failure' else 'denied' end`,
-            lookUpDetail(sql`r.reason`),
-            // a candidate is audited by its verification (consumeCode); a refused look-up is counted in its
-            // rate-limit row, and only the 1st, 10th, 100th… is written here
-            sql`from result r where r.reason is not null and (r.allowed or ${auditsRefusalSql(sql`r.refused`)})`,
-          )
-    }
-    select allowed, oldest, reason is null as candidate${
-      verify
-        ? sql`,
-      (select jsonb_build_object('verified', v.verified, 'id', r.id, 'full_name', v.full_name,
-        'company_name', v.company_name, 'website', v.website, 'queued', v.queued)
-        from consumed v) as verification`
-        : sql``
-    }
-    from result r`,
-    verify
-      ? {
-          returns: "allowed boolean, oldest timestamptz, candidate boolean, verification jsonb",
-          calls: [CONSUME],
-        }
-      : { returns: "allowed boolean, oldest timestamptz, candidate boolean" },
-  );
-const LOOK_UP = lookUpStatement("codes_candidates", false);
-const LOOK_UP_AND_VERIFY = lookUpStatement("codes_lookup", true);
+    ${loggedSql(
+      sql`case when r.allowed then 'failure' else 'denied' end`,
+      lookUpDetail(sql`r.reason`),
+      // a refused look-up is counted in its rate-limit row, and only the 1st, 10th, 100th… is written here
+      sql`from result r where r.reason is not null and (r.allowed or ${auditsRefusalSql(sql`r.refused`)})`,
+    )}
+    select allowed, oldest, reason is null as candidate from result r`,
+  { returns: "allowed boolean, oldest timestamptz, candidate boolean" },
+);
 
 /** The values of the verification's statement, which the look-up's passes on to its function. */
 function verificationValues(p: LookUp): Record<string, unknown> {

@@ -112,8 +112,10 @@ function hitSql(value: (field: HitField) => SQL, when?: SQL) {
   const underLimit = sql`(cardinality(r.hits) < ${limit}
     or coalesce(r.hits[cardinality(r.hits) - ${limit} + 1] <= ${v.cutoff}::timestamptz, false))`;
   const kept = sql`r.hits[greatest(cardinality(r.hits) - ${limit} + 2, 1):]`;
-  const appended = sql`case when coalesce(r.hits[cardinality(r.hits)] <= ${now}, true) then ${kept} || ${now}
-    else array(select h from unnest(${kept} || ${now}) h order by h) end`;
+  // the hit after every kept one not later than it (`width_bucket` counts them in the ordered array): at the
+  // end, unless this process's clock is behind another's; no subquery, whose plan every hit would set up
+  const before = sql`width_bucket(${now}, ${kept})`;
+  const appended = sql`(${kept})[:${before}] || ${now} || (${kept})[${before} + 1:]`;
   const row = when
     ? sql`select ${v.key}::text, array[${now}], ${v.firstAllowed}::boolean, ${v.firstRefused}::int, ${v.until}::timestamptz
       where ${when}`

@@ -189,11 +189,13 @@ function functionOf(statement: Statement): StatementFunction {
   const name = `${STATEMENT_FUNCTION_PREFIX}fn_${statement.name}`;
   return {
     name,
+    // one row, as the calling statement's plan estimates it (else PostgreSQL's default, a thousand)
     create: functionDefinition(
       name,
       args.map((a) => a.type),
       statement.returns,
       body,
+      1,
     ),
     callWith(given) {
       return sql`${sql.raw(name)}(${sql.join(
@@ -205,10 +207,10 @@ function functionOf(statement: Statement): StatementFunction {
 }
 
 /** `create function` of a statement's text as PL/pgSQL returning its rows. */
-function functionDefinition(name: string, types: readonly string[], returns: string, text: string) {
+function functionDefinition(name: string, types: readonly string[], returns: string, text: string, rows?: number) {
   if (text.includes("$fn$")) throw new Error(`statement ${name} cannot be quoted as $fn$`);
   // The result columns' names are PL/pgSQL variables too: where the text names a column alike, the column.
-  return `create function ${name}(${types.join(", ")}) returns table (${returns}) language plpgsql volatile as $fn$
+  return `create function ${name}(${types.join(", ")}) returns table (${returns}) language plpgsql volatile${rows ? ` rows ${rows}` : ""} as $fn$
 #variable_conflict use_column
 begin
   return query ${text};

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, statement } from "../db/client";
+import { type Db, type Statement, statement, statementFunction } from "../db/client";
 
 /** `refused`: how many hits in a row this key has refused, this one included (0 when allowed). */
 export type LimitResult = { allowed: boolean; retryAfterSeconds: number; refused: number };
@@ -99,6 +99,28 @@ export function hitPlaceholders(prefix: string, when?: SQL) {
 }
 
 /**
+ * `hitPlaceholders` behind a call: the hit as a PL/pgSQL function (db/client `statementFunction`) that a
+ * statement calls only where `when` holds, checked once before the call (`when` may read the statement's
+ * placeholders and its other CTEs, not a row). PostgreSQL sets up every node of a plan on every execution,
+ * whether a row reaches it or not, and a function's statement only when it is called: a hit that most
+ * executions skip then costs them no upsert's plan (bench/README.md, verify, 2026-11-29). `sql` is a
+ * statement to put in a CTE (`materialized`: the call stays apart, behind `when`); the statement lists
+ * `called` in its `calls`.
+ */
+export function hitCalled(prefix: string, when: SQL): { sql: SQL; fill: HitFill; called: Statement } {
+  const hit = hitPlaceholders(prefix);
+  const called = statement(`rate_limit_${prefix}`, hit.sql, {
+    returns: "allowed boolean, oldest timestamptz, refused integer",
+  });
+  return {
+    sql: sql`select h.* from ${statementFunction(called).callWith({})} h where ${when}`,
+    fill: hit.fill,
+    called,
+  };
+}
+type HitFill = ReturnType<typeof hitPlaceholders>["fill"];
+
+/**
  * The hit as an upsert. A key's row keeps its hits in time order, at most `limit` of them (the newest), so
  * whether one more fits is one comparison: fewer than `limit` kept, or the `limit`-th newest has left the
  * window. No hit is unpacked, filtered or sorted on the way (that cost grew with the count kept: a key with
@@ -119,7 +141,7 @@ function hitSql(value: (field: HitField) => SQL, when?: SQL) {
   const row = when
     ? sql`select ${v.key}::text, array[${now}], ${v.firstAllowed}::boolean, ${v.firstRefused}::int, ${v.until}::timestamptz
       where ${when}`
-    : sql`values (${v.key}, array[${now}], ${v.firstAllowed}, ${v.firstRefused}, ${v.until}::timestamptz)`;
+    : sql`values (${v.key}::text, array[${now}], ${v.firstAllowed}::boolean, ${v.firstRefused}::int, ${v.until}::timestamptz)`;
   return sql`
     insert into rate_limits as r (key, hits, allowed, refused, expires_at)
     ${row}

@@ -5,7 +5,14 @@ import { organisationActiveSql } from "@server/features/organisations";
 import { type SiteScope, siteAmongSql, websiteVerifiedSql } from "@server/features/sites";
 import { queueDeliveries } from "@server/features/webhooks";
 import { ipKeySql } from "@server/lib/ip";
-import { auditsRefusalSql, hitPlaceholders, hitStatement, hitValues, type LimitRow } from "@server/lib/rate-limit";
+import {
+  auditsRefusalSql,
+  hitCalled,
+  hitPlaceholders,
+  hitStatement,
+  hitValues,
+  type LimitRow,
+} from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
 import { and, desc, eq, gt, isNull, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
 
@@ -312,11 +319,11 @@ const VERIFY = statement(
  */
 const CLIENT_HIT = hitPlaceholders("client");
 // the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not use up its
-// neighbours' budget; an IPv4 client has none (its key is '')
-const NETWORK_HIT = hitPlaceholders("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`);
+// neighbours' budget; an IPv4 client has none (its key is ''), and its look-up does not call the hit
+const NETWORK_HIT = hitCalled("network", sql`${$("network_key")}::text <> '' and (select allowed from client)`);
 const RATE_LIMITED = sql`
     client as (${CLIENT_HIT.sql}),
-    network as (${NETWORK_HIT.sql}),
+    network as materialized (${NETWORK_HIT.sql}),
     rl as (
       select client.allowed and coalesce(network.allowed, true) as allowed,
         case when client.allowed then network.oldest else client.oldest end as oldest,
@@ -353,7 +360,7 @@ const LOOK_UP_AND_VERIFY = statement(
     from result r`,
   {
     returns: "allowed boolean, oldest timestamptz, candidate boolean, verification jsonb",
-    calls: [CONSUME, JUDGE],
+    calls: [CONSUME, JUDGE, NETWORK_HIT.called],
   },
 );
 
@@ -378,7 +385,7 @@ const LOOK_UP = statement(
       sql`from result r where r.reason is not null and (r.allowed or ${auditsRefusalSql(sql`r.refused`)})`,
     )}
     select allowed, oldest, reason is null as candidate from result r`,
-  { returns: "allowed boolean, oldest timestamptz, candidate boolean" },
+  { returns: "allowed boolean, oldest timestamptz, candidate boolean", calls: [NETWORK_HIT.called] },
 );
 
 /** The values of the verification's statement, which the look-up's passes on to its function. */

@@ -151,7 +151,7 @@ const JUDGED = sql`
     found as (select ic.id, ic.user_id, ic.expires_at, ic.used_at from ${codesNamedSql($("hashes"))}),
     judged as (
       select j.*, case when j.live and j.active
-        then ${$("anySite")}::boolean or ${siteAmongSql(sql`j.organisation_id`, sql`${$("hosts")}::text`)}
+        then (select ${$("anySite")}::boolean) or ${siteAmongSql(sql`j.organisation_id`, sql`${$("hosts")}::text`)}
         else false end as usable
       from (
         select f.id, f.user_id, f.expires_at, f.used_at, u.organisation_id,
@@ -311,11 +311,10 @@ const VERIFY = statement(
 );
 
 /**
- * The look-up statement, built once (its values are the placeholders `lookUpAndVerify` and `lookUpCode`
- * fill), in two forms: with the verification (`lookUpAndVerify`, every look-up of the product) and without
- * (`lookUpCode`). One text for every client, the /48 step with a key only for IPv6 ones: a text of its own
- * without that step for IPv4 clients was tried (2026-11-28): it saved a few per cent of the database's CPU
- * per failed look-up, within the benchmark's swings, and split the plan cache in two.
+ * The rate-limit hits that begin both look-up statements (`lookUpAndVerify`, every look-up of the product,
+ * and `lookUpCode`), as the CTE `rl` (allowed, oldest, refused). One text for every client: the /48 step is
+ * a call that only an IPv6 client's look-up makes (a text of its own for IPv4 clients split the plan cache
+ * in two, 2026-11-28).
  */
 const CLIENT_HIT = hitPlaceholders("client");
 // the IPv6 /48's budget counts only the look-ups its /64 let through: one flooding /64 does not use up its
@@ -417,11 +416,11 @@ export type LookUpAndVerifyRow = LookUpRow & { verification: VerifyRow | null };
 
 /**
  * A look-up, one statement: counts the client's rate-limit hit, judges the codes the words may stand for
- * (`JUDGED`), verifies the one usable code (`CONSUME`, called for that code only) and audits the look-up
- * once, whatever its outcome (origin, IP, outcome, reason, code id; never the words). Almost every look-up
- * is a failed one: it pays for the verification only a call that does not run, which is what keeps it
- * cheaper than a naive server's three statements (bench/README.md); a success pays one round trip and one
- * commit, and the verification sets up only what a success writes (bench verify-success, 2026-11-28).
+ * when one of them names a code (`JUDGE`), verifies the one usable code (`CONSUME`, called for that code
+ * only) and audits the look-up once, whatever its outcome (origin, IP, outcome, reason, code id; never the
+ * words). Almost every look-up is a failed one, of a code nobody issued: its plan is the hit, one index probe
+ * per hash and the audit insert, with calls that do not run (bench/README.md, verify); a success pays one
+ * round trip and one commit, and the verification sets up only what a success writes (bench verify-success).
  */
 export async function lookUpAndVerify(
   db: Db,

@@ -145,7 +145,8 @@ export type VerifyRow = {
  * Origin's host or one of its parents is a verified site of the organisation): `usable`. `c` is the code the
  * look-up speaks of: a usable one if any, else a live one. Readings in several languages may match several
  * codes; when two are usable the look-up verifies neither (fails closed: which did the customer hear?).
- * Its values: `hashes`, `now`, `anySite`, `hosts`.
+ * Its values: `hashes`, `now`, `anySite`, `hosts`; `anySite` is read through an InitPlan, so that no custom
+ * plan can drop the site check and look cheaper than the generic one (function-plans.test.ts).
  */
 const JUDGED = sql`
     found as (select ic.id, ic.user_id, ic.expires_at, ic.used_at from ${codesNamedSql($("hashes"))}),
@@ -386,6 +387,9 @@ const LOOK_UP = statement(
     select allowed, oldest, reason is null as candidate from result r`,
   { returns: "allowed boolean, oldest timestamptz, candidate boolean", calls: [NETWORK_HIT.called] },
 );
+
+/** The statements a look-up calls as functions (its `calls`), each planned in its own right (function-plans.test.ts). */
+export const LOOK_UP_CALLS = LOOK_UP_AND_VERIFY.calls ?? [];
 
 /** The values of the verification's statement, which the look-up's passes on to its function. */
 function verificationValues(p: LookUp): Record<string, unknown> {

@@ -33,7 +33,6 @@ function values(n: number): Record<string, unknown> {
     anySite: true,
     hosts: "",
     allowed: true,
-    origin: null,
     originHost: null,
     code_id: 0,
     network_key: `codes-verify:net:2001:db8:${n}::/48`,
@@ -49,7 +48,12 @@ function values(n: number): Record<string, unknown> {
 it("keeps one generic plan for each statement a look-up calls", async () => {
   // a look-up makes the functions it calls
   await lookUpAndVerify(t.database.db, {
-    ...{ codeHashes: [], now: t.clock.now(), scope: "any", origin: null, originHost: null, ip: "192.0.2.1" },
+    codeHashes: [],
+    now: t.clock.now(),
+    scope: "any",
+    origin: null,
+    originHost: null,
+    ip: "192.0.2.1",
     limit: { key: "codes-verify:ip:192.0.2.1", limit: 20, windowMs: 3_600_000 },
     networkLimit: null,
   });

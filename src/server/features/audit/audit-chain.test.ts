@@ -115,6 +115,19 @@ describe("the tamper-evident audit log", () => {
     expect(await check({ position: head!.position, mac: "forged" })).toMatchObject({ intact: false });
   });
 
+  it("salts every personal value of every event with 16 bytes of its own", async () => {
+    // A salt shared by two values would let whoever holds one of them test guesses of the other's commit
+    // (an erased address, say) with a salt that erasure did not delete.
+    await history();
+    await checkpointAudit(t.app.deps);
+    const rows = await t.database.db.select({ salts: auditChain.salts }).from(auditChain);
+    const salts = rows.flatMap((r) => Object.values(r.salts as Record<string, string>));
+    expect(rows.length).toBeGreaterThan(5);
+    expect(salts.length).toBe(rows.length * 4);
+    for (const salt of salts) expect(Buffer.from(salt, "base64url").length).toBe(16);
+    expect(new Set(salts).size).toBe(salts.length);
+  });
+
   it.skipIf(!process.env.TEST_DATABASE_URL || process.env.TEST_DB !== "postgres")(
     "chains a backlog batch after batch, and an event that commits late below the last one chained, once, in a later run",
     async () => {

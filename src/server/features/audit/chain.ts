@@ -20,6 +20,7 @@ import { sql } from "drizzle-orm";
 /** The personal values of an event, committed apart so that erasure and cutting can delete them. */
 const PERSONAL = ["email", "ip", "target", "detail"] as const;
 type Personal = (typeof PERSONAL)[number];
+const SALT_BYTES = 16;
 
 type Row = {
   id: number;
@@ -255,12 +256,16 @@ export async function checkpointAudit(
         commits: string;
         mac: string;
       }[] = [];
+      // the batch's salts, 16 random bytes each, drawn in one call: a call each cost about 5 µs (4 an event)
+      const random = randomBytes(SALT_BYTES * PERSONAL.length * rows.length);
+      let drawn = 0;
       rows.forEach((row, i) => {
         row.position = positions[i] as number;
         const salts = {} as Record<Personal, string>;
         const commits = {} as Record<Personal, string>;
         for (const f of PERSONAL) {
-          salts[f] = randomBytes(16).toString("base64url");
+          salts[f] = random.toString("base64url", drawn, drawn + SALT_BYTES);
+          drawn += SALT_BYTES;
           commits[f] = commit(salts[f], personalValue(row, f));
         }
         mac = chainMac(k, mac, row, commits);

@@ -42,6 +42,12 @@ export type Statement = {
   readonly returns?: string;
   /** the statements this one calls as functions (`statementFunction`'s `call`), made before its first execution */
   readonly calls?: readonly Statement[];
+  /**
+   * one value (a `select` of one expression, at most one row): as a function, `returns` is its type and a
+   * call is an expression, with no node in the calling statement's plan (else a function scan, whose set-up
+   * costs the caller on every execution)
+   */
+  readonly scalar?: boolean;
 };
 
 /** The database as every repository sees it: Drizzle plus raw statements. Which engine runs is known only here. */
@@ -134,10 +140,10 @@ function statementName(label: string, text: string) {
 export function statement(
   label: string,
   query: SQL,
-  opts: { returns?: string; calls?: readonly Statement[] } = {},
+  opts: { returns?: string; calls?: readonly Statement[]; scalar?: boolean } = {},
 ): Statement {
   const { text, params } = sharedParameters(dialect.sqlToQuery(query));
-  return { name: nameOf(label, text), text, params, returns: opts.returns, calls: opts.calls };
+  return { name: nameOf(label, text), text, params, returns: opts.returns, calls: opts.calls, scalar: opts.scalar };
 }
 
 /** A parameter of a statement's text with the cast it stands with ("$3::timestamptz"). */
@@ -190,13 +196,20 @@ function functionOf(statement: Statement): StatementFunction {
   return {
     name,
     // one row, as the calling statement's plan estimates it (else PostgreSQL's default, a thousand)
-    create: functionDefinition(
-      name,
-      args.map((a) => a.type),
-      statement.returns,
-      body,
-      1,
-    ),
+    create: statement.scalar
+      ? scalarFunctionDefinition(
+          name,
+          args.map((a) => a.type),
+          statement.returns,
+          body,
+        )
+      : functionDefinition(
+          name,
+          args.map((a) => a.type),
+          statement.returns,
+          body,
+          1,
+        ),
     callWith(given) {
       return sql`${sql.raw(name)}(${sql.join(
         args.map((a) => sql`${given[a.placeholder.name] ?? a.placeholder}${sql.raw(`::${a.type}`)}`),
@@ -214,6 +227,16 @@ function functionDefinition(name: string, types: readonly string[], returns: str
 #variable_conflict use_column
 begin
   return query ${text};
+end
+$fn$`;
+}
+
+/** `create function` of a scalar statement's text (`Statement.scalar`) as PL/pgSQL returning its value. */
+function scalarFunctionDefinition(name: string, types: readonly string[], returns: string, text: string) {
+  if (text.includes("$fn$")) throw new Error(`statement ${name} cannot be quoted as $fn$`);
+  return `create function ${name}(${types.join(", ")}) returns ${returns} language plpgsql volatile as $fn$
+begin
+  return (${text});
 end
 $fn$`;
 }

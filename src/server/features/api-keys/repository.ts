@@ -127,9 +127,9 @@ export type KeyedStatement = {
  * placeholders of its own (not `prefix`, `id`, `hash` or `key_…`), evaluated only when the hit was let
  * through; the hit counts only when the key is usable and `hash` is its stored hash. The caller still compares
  * the hash in constant time and checks the scope before it uses `work`. `id` is the key's id as seen before (a
- * prefix names one key for good): no row when it differs.
+ * prefix names one key for good): no row when it differs. `calls`: the statements `work` calls as functions.
  */
-export function keyedStatement(label: string, work: SQL): KeyedStatement {
+export function keyedStatement(label: string, work: SQL, calls?: readonly Statement[]): KeyedStatement {
   const hit = hitPlaceholders("key", sql`exists (select 1 from k where k.usable and k.key_hash = ${$("hash")}::text)`);
   return {
     withKey: statement(
@@ -138,8 +138,9 @@ export function keyedStatement(label: string, work: SQL): KeyedStatement {
         hit as (${hit.sql})
         select k.*, hit.allowed, hit.oldest, hit.refused, case when hit.allowed then ${work} end as work
         from k left join hit on true`,
+      { calls },
     ),
-    alone: statement(`${label}_alone`, sql`select ${work} as value`),
+    alone: statement(`${label}_alone`, sql`select ${work} as value`, { calls }),
     fillHit: hit.fill,
   };
 }

@@ -1,4 +1,4 @@
-import type { Db, Executor } from "@server/db/client";
+import { type Db, type Executor, statement, statementFunction } from "@server/db/client";
 import { organisationActiveSql } from "@server/features/organisations";
 import { sessionIdSql, sessionLiveSql, userActiveSql } from "@server/features/users";
 import { queueDeliveries } from "@server/features/webhooks";
@@ -460,9 +460,10 @@ export type CustomerStatusJson = {
  * customer indexes: the active outbound calls (newest first; a call past its endsAt is ended, an inbound call
  * is never here), the newest outbound call kept, and the newest check of an active call (either direction).
  * A scalar expression over three SQL values (the organisation's id, the customer's hash and the time as ISO
- * text), so a hot route can evaluate it inside its key's statement, built once (api-keys `keyedStatement`).
+ * text); statements read it through `customerStatusCalled`, a hot route inside its key's statement, built once
+ * (api-keys `keyedStatement`).
  */
-export const customerStatusSql = (organisationId: SQL, customerHash: SQL, at: SQL) => {
+const customerStatusSql = (organisationId: SQL, customerHash: SQL, at: SQL) => {
   const customer = (alias: string) =>
     sql`${sql.raw(alias)}.organisation_id = ${organisationId}::int and ${sql.raw(alias)}.customer_hash = ${customerHash}::text`;
   return sql`json_build_object(
@@ -481,12 +482,40 @@ export const customerStatusSql = (organisationId: SQL, customerHash: SQL, at: SQ
       order by k.created_at desc, k.id desc limit 1))`;
 };
 
+const $ = (name: string) => sql`${sql.placeholder(name)}`;
+/** `customerStatusSql` of the placeholders `organisation_id`, `customer_hash` and `now`, as a function. */
+const STATUS_OF = statement(
+  "call_status_of",
+  sql`select ${customerStatusSql($("organisation_id"), $("customer_hash"), $("now"))}`,
+  { returns: "json", scalar: true },
+);
+
+/**
+ * The customer's status (`customerStatusSql`) over the placeholders `organisation_id`, `customer_hash` and
+ * `now`, for a statement built once that lists `calls`: its three reads are a call that only a customer with a
+ * call kept makes. Most customers who look have none (and then no check either: a check is its call's
+ * customer's), and PostgreSQL sets up every sub-plan of a statement on every execution, a function's
+ * statement only when it is called (bench/README.md, calls, 2026-11-29).
+ */
+export const customerStatusCalled = {
+  sql: sql`case when exists (select from calls c
+      where c.organisation_id = ${$("organisation_id")}::int and c.customer_hash = ${$("customer_hash")}::text)
+    then ${statementFunction(STATUS_OF).callWith({})}
+    else '{"calling": [], "last": null, "check": null}'::json end`,
+  calls: [STATUS_OF],
+};
+
+const CUSTOMER_STATUS = statement("call_status_read", sql`select ${customerStatusCalled.sql} as status`, {
+  calls: customerStatusCalled.calls,
+});
+
 /** The customer's status, alone in its statement. */
 export async function customerStatus(db: Db, organisationId: number, customerHash: string, now: Date) {
-  const rows = await db.prepared<{ status: CustomerStatusJson }>(
-    "call_status_read",
-    sql`select ${customerStatusSql(sql`${organisationId}`, sql`${customerHash}`, sql`${iso(now)}`)} as status`,
-  );
+  const rows = await db.run<{ status: CustomerStatusJson }>(CUSTOMER_STATUS, {
+    organisation_id: organisationId,
+    customer_hash: customerHash,
+    now: iso(now),
+  });
   return rows[0]?.status ?? { calling: [], last: null, check: null };
 }
 

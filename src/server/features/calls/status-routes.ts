@@ -21,7 +21,7 @@ import { requestLanguage } from "@shared/languages";
 import { sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { customerHash } from "./customer";
-import { type CustomerStatusJson, customerStatusSql } from "./repository";
+import { type CustomerStatusJson, customerStatusCalled } from "./repository";
 import { callStatusOf, toCallStatus } from "./service";
 import * as live from "./status-live";
 import { openComponentStream, StatusStreams } from "./status-stream";
@@ -43,14 +43,7 @@ const refusals = { 401: errorAnswer, 403: errorAnswer, 429: errorAnswer };
 const componentSecurity = [{ statusToken: [] }];
 
 /** `POST /api/v1/customers/call-status`'s one statement: the key, its rate-limit hit and the customer's status. */
-const CALL_STATUS = keyedStatement(
-  "call_status",
-  customerStatusSql(
-    sql`${sql.placeholder("organisation_id")}`,
-    sql`${sql.placeholder("customer_hash")}`,
-    sql`${sql.placeholder("now")}`,
-  ),
-);
+const CALL_STATUS = keyedStatement("call_status", customerStatusCalled.sql, customerStatusCalled.calls);
 
 /** The CORS headers of an answer to the token's own origin: that origin only, never credentials. */
 const corsTo = (origin: string) => ({

@@ -21,7 +21,7 @@ import { smtpMailer } from "@server/mail/mailer";
 import { DRAIN_TIMEOUT_MS } from "@server/shutdown";
 import type { App } from "@server/types";
 import type { Role, UserStatus } from "@shared/constants";
-import { fillPlaceholders } from "drizzle-orm";
+import { fillPlaceholders, Placeholder, sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
@@ -496,3 +496,46 @@ export async function statementSent(
 
 /** A parameter as an SQL literal, for `EXECUTE name(…)` of a statement caught by `statementSent`: as PGlite's `run` writes it. */
 export const sqlLiteral = (v: unknown): string => literal(v as Parameters<typeof literal>[0]);
+
+class RolledBack extends Error {}
+
+/**
+ * How the engine plans `statement`'s text (a statement a hot one calls as a function, which PL/pgSQL plans
+ * by the prepared statements' rule): prepared and executed `times` times with `values(i)` for its
+ * placeholders, in a transaction rolled back, so nothing it writes is kept. PostgreSQL tries five custom
+ * plans, then keeps the generic one when it costs no more than they did: { generic: times - 5, custom: 5 }.
+ */
+export async function planCounts(
+  db: Db,
+  statement: Statement,
+  values: (i: number) => Record<string, unknown>,
+  times = 12,
+): Promise<{ generic: number; custom: number }> {
+  const label = `t_planned_${randomBytes(4).toString("hex")}`;
+  let counts: { generic: number; custom: number } | undefined;
+  await db
+    .transaction(async (tx) => {
+      const raw = async (text: string) =>
+        ((await tx.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] }).rows;
+      await raw(`prepare ${label} as ${statement.text}`);
+      for (let i = 0; i < times; i++) {
+        const given = values(i);
+        const params = statement.params.map((p) => {
+          if (!(p instanceof Placeholder)) return p;
+          if (!(p.name in given)) throw new Error(`no value for ${p.name} of ${statement.name}`);
+          return given[p.name];
+        });
+        await raw(`execute ${label}(${params.map(sqlLiteral).join(", ")})`);
+      }
+      const [row] = await raw(
+        `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = '${label}'`,
+      );
+      counts = row as typeof counts;
+      throw new RolledBack();
+    })
+    .catch((err) => {
+      if (!(err instanceof RolledBack)) throw err;
+    });
+  if (!counts) throw new Error(`${statement.name} was not prepared`);
+  return counts;
+}

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { buildTestApp, sqlLiteral, type TestApp } from "@test/helpers";
-import { Placeholder, sql } from "drizzle-orm";
+import { buildTestApp, planCounts, type TestApp } from "@test/helpers";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { LOOK_UP_CALLS, lookUpAndVerify } from "./repository";
 
@@ -20,8 +19,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await t?.close();
 });
-
-class Rollback extends Error {}
 
 /** A look-up's values, by placeholder name: a made-up code of a widget on any site, an IPv6 client's /48. */
 function values(n: number): Record<string, unknown> {
@@ -59,34 +56,8 @@ it("keeps one generic plan for each statement a look-up calls", async () => {
   });
   expect(LOOK_UP_CALLS.length).toBeGreaterThanOrEqual(3);
   for (const called of LOOK_UP_CALLS) {
-    const label = `t_called_${randomBytes(4).toString("hex")}`;
-    let counts: Record<string, unknown> | undefined;
-    await t.database.db
-      .transaction(async (tx) => {
-        const raw = async (text: string) =>
-          ((await tx.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] }).rows;
-        await raw(`prepare ${label} as ${called.text}`);
-        for (let i = 0; i < 12; i++) {
-          const given = values(i);
-          const params = called.params.map((p) => {
-            if (!(p instanceof Placeholder)) return p;
-            if (!(p.name in given)) throw new Error(`no value for ${p.name} of ${called.name}`);
-            return given[p.name];
-          });
-          await raw(
-            `execute ${label}(${params.map((v) => sqlLiteral(v as Parameters<typeof sqlLiteral>[0])).join(", ")})`,
-          );
-        }
-        [counts] = await raw(
-          `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = '${label}'`,
-        );
-        await raw(`deallocate ${label}`);
-        throw new Rollback();
-      })
-      .catch((err) => {
-        if (!(err instanceof Rollback)) throw err;
-      });
     // PostgreSQL tries five custom plans, then keeps the generic one when it costs no more than they did
+    const counts = await planCounts(t.database.db, called, values);
     expect({ name: called.name, ...counts }).toEqual({ name: called.name, generic: 7, custom: 5 });
   }
 });

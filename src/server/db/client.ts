@@ -195,21 +195,14 @@ function functionOf(statement: Statement): StatementFunction {
   const name = `${STATEMENT_FUNCTION_PREFIX}fn_${statement.name}`;
   return {
     name,
-    // one row, as the calling statement's plan estimates it (else PostgreSQL's default, a thousand)
-    create: statement.scalar
-      ? scalarFunctionDefinition(
-          name,
-          args.map((a) => a.type),
-          statement.returns,
-          body,
-        )
-      : functionDefinition(
-          name,
-          args.map((a) => a.type),
-          statement.returns,
-          body,
-          1,
-        ),
+    // rows estimated at one, as the calling statement's plan expects (else PostgreSQL's default, a thousand)
+    create: functionDefinition(
+      name,
+      args.map((a) => a.type),
+      statement.returns,
+      body,
+      statement.scalar ? { scalar: true } : { rows: 1 },
+    ),
     callWith(given) {
       return sql`${sql.raw(name)}(${sql.join(
         args.map((a) => sql`${given[a.placeholder.name] ?? a.placeholder}${sql.raw(`::${a.type}`)}`),
@@ -219,24 +212,26 @@ function functionOf(statement: Statement): StatementFunction {
   };
 }
 
-/** `create function` of a statement's text as PL/pgSQL returning its rows. */
-function functionDefinition(name: string, types: readonly string[], returns: string, text: string, rows?: number) {
+/**
+ * `create function` of a statement's text as PL/pgSQL returning its rows (estimated at `rows`), or with
+ * `scalar` (`Statement.scalar`) its one value.
+ */
+function functionDefinition(
+  name: string,
+  types: readonly string[],
+  returns: string,
+  text: string,
+  { rows, scalar = false }: { rows?: number; scalar?: boolean } = {},
+) {
   if (text.includes("$fn$")) throw new Error(`statement ${name} cannot be quoted as $fn$`);
+  const head = `create function ${name}(${types.join(", ")})`;
+  if (scalar)
+    return `${head} returns ${returns} language plpgsql volatile as $fn$\nbegin\n  return (${text});\nend\n$fn$`;
   // The result columns' names are PL/pgSQL variables too: where the text names a column alike, the column.
-  return `create function ${name}(${types.join(", ")}) returns table (${returns}) language plpgsql volatile${rows ? ` rows ${rows}` : ""} as $fn$
+  return `${head} returns table (${returns}) language plpgsql volatile${rows ? ` rows ${rows}` : ""} as $fn$
 #variable_conflict use_column
 begin
   return query ${text};
-end
-$fn$`;
-}
-
-/** `create function` of a scalar statement's text (`Statement.scalar`) as PL/pgSQL returning its value. */
-function scalarFunctionDefinition(name: string, types: readonly string[], returns: string, text: string) {
-  if (text.includes("$fn$")) throw new Error(`statement ${name} cannot be quoted as $fn$`);
-  return `create function ${name}(${types.join(", ")}) returns ${returns} language plpgsql volatile as $fn$
-begin
-  return (${text});
 end
 $fn$`;
 }

@@ -37,7 +37,9 @@ async function addUser(dir: string, email: string) {
   }
 }
 
-describe.skipIf(!onPglite)("the embedded database's directory", () => {
+// Each test starts the engine on a data directory two to seven times (2-4 s each here, twice that while the
+// suite's other files run): the backup test took 14 s alone and 26-30 s in a full run, at the 30 s default.
+describe.skipIf(!onPglite)("the embedded database's directory", { timeout: 90_000 }, () => {
   it("starts new from the build's seed, migrated and empty; without a seed PGlite can load, by initdb", async () => {
     const seeded = path.join(tempDir(), "db");
     expect(await emails(seeded)).toEqual([]);

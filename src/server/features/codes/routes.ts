@@ -72,8 +72,6 @@ export default async function codesRoutes(app: App) {
 
   // The code's status as server-sent events: its state now, then `verified` or `expired` when that
   // happens, then the end. A browser that loses the stream reconnects and gets the state again.
-  // The code's status as server-sent events: its state now, then `verified` or `expired` when that
-  // happens, then the end. A browser that loses the stream reconnects and gets the state again.
   app.get(
     "/codes/:id/events",
     {

@@ -214,19 +214,20 @@ function functionOf(statement: Statement): StatementFunction {
 
 /**
  * `create function` of a statement's text as PL/pgSQL returning its rows (estimated at `rows`), or with
- * `scalar` (`Statement.scalar`) its one value.
+ * `scalar` (`Statement.scalar`) its one value, which has no row estimate.
  */
 function functionDefinition(
   name: string,
   types: readonly string[],
   returns: string,
   text: string,
-  { rows, scalar = false }: { rows?: number; scalar?: boolean } = {},
+  shape: { rows?: number } | { scalar: true } = {},
 ) {
   if (text.includes("$fn$")) throw new Error(`statement ${name} cannot be quoted as $fn$`);
   const head = `create function ${name}(${types.join(", ")})`;
-  if (scalar)
+  if ("scalar" in shape)
     return `${head} returns ${returns} language plpgsql volatile as $fn$\nbegin\n  return (${text});\nend\n$fn$`;
+  const { rows } = shape;
   // The result columns' names are PL/pgSQL variables too: where the text names a column alike, the column.
   return `${head} returns table (${returns}) language plpgsql volatile${rows ? ` rows ${rows}` : ""} as $fn$
 #variable_conflict use_column

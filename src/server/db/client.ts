@@ -504,6 +504,11 @@ function postgresNotifications(connectionString: string, pool: pg.Pool) {
     c.on("end", lost);
     await c.connect();
     for (const channel of new Set([...listeners].map((l) => l.channel))) await c.query(`listen ${quoted(channel)}`);
+    // Closed while this connection was being opened (a reconnection under way): it is not kept.
+    if (closed) {
+      await c.end().catch(() => {});
+      throw new Error("notifications closed");
+    }
     client = c;
     return c;
   }
@@ -567,6 +572,8 @@ function postgresNotifications(connectionString: string, pool: pg.Pool) {
       const c = client;
       client = null;
       await c?.end().catch(() => {});
+      // a reconnection under way ends its connection itself (connect sees `closed`)
+      await connecting?.catch(() => {});
     },
   };
 }

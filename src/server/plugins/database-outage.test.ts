@@ -5,12 +5,16 @@ import { freshIp, generate, signedInEmployee, verify } from "@test/fixtures";
 import { buildTestApp, type TestApp, throwawayPostgres } from "@test/helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-/** A TCP proxy in front of PostgreSQL that can be cut (connections reset, new ones refused) and restored. */
+/**
+ * A TCP proxy in front of PostgreSQL that can be cut (connections reset, new ones refused) and restored, or
+ * made to hold: connections reset, new ones accepted but not passed on until `release`.
+ */
 async function tcpProxy(target: { host: string; port: number }) {
-  let up = true;
+  let mode: "up" | "cut" | "hold" = "up";
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    if (!up) return client.destroy();
+  const held: net.Socket[] = [];
+  let onHeld: (() => void) | null = null;
+  const pass = (client: net.Socket) => {
     const upstream = net.connect(target.port, target.host);
     for (const s of [client, upstream]) {
       sockets.add(s);
@@ -21,18 +25,48 @@ async function tcpProxy(target: { host: string; port: number }) {
       });
     }
     client.pipe(upstream).pipe(client);
+  };
+  const server = net.createServer((client) => {
+    if (mode === "cut") return client.destroy();
+    if (mode === "up") return pass(client);
+    client.pause();
+    held.push(client);
+    onHeld?.();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address() as net.AddressInfo;
+  const resetAll = () => {
+    for (const s of sockets) s.destroy();
+  };
   return {
     port: address.port,
     cut() {
-      up = false;
-      for (const s of sockets) s.destroy();
+      mode = "cut";
+      resetAll();
     },
     restore() {
-      up = true;
+      mode = "up";
     },
+    hold() {
+      mode = "hold";
+      resetAll();
+    },
+    /** Resolves once a connection is held. */
+    heldConnection: () =>
+      new Promise<void>((resolve) => {
+        onHeld = resolve;
+        if (held.length > 0) resolve();
+      }),
+    /** Passes the held connections on, and new ones from now on. */
+    release() {
+      mode = "up";
+      for (const client of held.splice(0)) {
+        pass(client);
+        client.resume();
+      }
+    },
+    /** Connections open through the proxy (both ends counted). */
+    open: () => sockets.size,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -96,5 +130,31 @@ describe.skipIf(!onPostgres)("PostgreSQL outage", () => {
     expect((await browser.get("/api/client-info")).statusCode).toBe(200);
     const after = await verify(t, words.join(" "), { ip: freshIp() });
     expect(after.json()).toMatchObject({ verified: true });
+  });
+
+  it("closes without leaving a connection behind while its LISTEN connection is reconnecting", async () => {
+    const own = await tcpProxy({
+      host: new URL(scratch.url).hostname,
+      port: Number(new URL(scratch.url).port || 5432),
+    });
+    const viaProxy = new URL(scratch.url);
+    viaProxy.hostname = "127.0.0.1";
+    viaProxy.port = String(own.port);
+    const database = await openDatabase({ databaseUrl: viaProxy.toString() });
+    try {
+      await database.notifications.listen("outage_test", () => {});
+      // The LISTEN connection is lost; its reconnection reaches the proxy and waits there.
+      const reconnecting = own.heldConnection();
+      own.hold();
+      await reconnecting;
+      // Closed while the reconnection is under way, which then completes: it must not be kept open.
+      const closing = database.close();
+      own.release();
+      await closing;
+      await expect.poll(own.open).toBe(0);
+    } finally {
+      own.cut(); // whatever was left open, so that the proxy can close
+      await own.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { Database } from "@server/db/client";
 import { apiKeys, organisations, users } from "@server/db/schema";
 import { hmac, randomToken } from "@server/lib/crypto";
-import { API_KEY_SCOPES } from "@shared/api-keys";
+import { API_KEY_SCOPES, type ApiKeyScope } from "@shared/api-keys";
 
 /**
  * A benchmark's organisation, written straight to the database: a superuser, `employees` employees with
@@ -12,7 +12,7 @@ export async function seedOrganisation(
   database: Database,
   appSecret: string,
   p: { companyName: string; domain: string; employees: number; keys: number; now: Date },
-): Promise<{ id: number; keys: string[]; employees: string[] }> {
+): Promise<{ id: number; bossId: number; keys: string[]; employees: string[] }> {
   const { domain, now } = p;
   const [org] = await database.db
     .insert(organisations)
@@ -34,17 +34,30 @@ export async function seedOrganisation(
   const inserted = await database.db.insert(users).values(people).returning({ id: users.id, email: users.email });
   const boss = inserted[0];
   if (!boss) throw new Error("no superuser");
-  const keys = Array.from({ length: p.keys }, () => `cpk_${randomToken(32)}`);
+  const keys = await addKeys(database, appSecret, { organisationId: org.id, createdBy: boss.id, now }, p.keys);
+  return { id: org.id, bossId: boss.id, keys, employees: inserted.slice(1).map((u) => u.email) };
+}
+
+/** `count` API keys of an organisation with `scopes` (default every scope), returned in clear. */
+export async function addKeys(
+  database: Database,
+  appSecret: string,
+  p: { organisationId: number; createdBy: number; now: Date },
+  count: number,
+  scopes: readonly ApiKeyScope[] = API_KEY_SCOPES,
+): Promise<string[]> {
+  if (count === 0) return [];
+  const keys = Array.from({ length: count }, () => `cpk_${randomToken(32)}`);
   await database.db.insert(apiKeys).values(
     keys.map((key, i) => ({
-      organisationId: org.id,
-      name: `bench ${i}`,
-      scopes: [...API_KEY_SCOPES],
+      organisationId: p.organisationId,
+      name: `bench ${scopes.join(" ")} ${i}`,
+      scopes: [...scopes],
       prefix: key.slice(0, 12),
       keyHash: hmac(appSecret, "api-key", key),
-      createdBy: boss.id,
-      createdAt: now,
+      createdBy: p.createdBy,
+      createdAt: p.now,
     })),
   );
-  return { id: org.id, keys, employees: inserted.slice(1).map((u) => u.email) };
+  return keys;
 }

@@ -21,7 +21,8 @@ import { smtpMailer } from "@server/mail/mailer";
 import { DRAIN_TIMEOUT_MS } from "@server/shutdown";
 import type { App } from "@server/types";
 import type { Role, UserStatus } from "@shared/constants";
-import { fillPlaceholders, Placeholder, sql } from "drizzle-orm";
+import { fillPlaceholders, Placeholder, type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
@@ -475,8 +476,9 @@ export async function signIn(t: TestApp, email: string, password = GOOD_PASSWORD
 export type SentStatement = { text: string; params: unknown[] };
 
 /**
- * The statement `call` sends through `db.run`, caught by a stand-in database instead of run (`row` is the
- * answer the call gets back): to read its plan (codes/plans.test.ts, bench/verify-profile.ts).
+ * The statement `call` sends through `db.run`, `db.prepared` or `db.rows`, caught by a stand-in database instead of run
+ * (`row` is the answer the call gets back): to read its plan (codes/plans.test.ts, calls/plans.test.ts,
+ * bench/verify-profile.ts).
  */
 export async function statementSent(
   call: (db: Db) => Promise<unknown>,
@@ -486,6 +488,16 @@ export async function statementSent(
   const recorder = {
     run: async (statement: Statement, values: Record<string, unknown>) => {
       sent = { text: statement.text, params: fillPlaceholders([...statement.params], values) };
+      return [row];
+    },
+    prepared: async (_label: string, query: SQL) => {
+      const { sql: text, params } = new PgDialect().sqlToQuery(query);
+      sent = { text, params };
+      return [row];
+    },
+    rows: async (query: SQL) => {
+      const { sql: text, params } = new PgDialect().sqlToQuery(query);
+      sent = { text, params };
       return [row];
     },
   } as unknown as Db;

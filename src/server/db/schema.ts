@@ -747,9 +747,11 @@ export const calls = pgTable(
     // At most one active call per employee, on every process.
     uniqueIndex("calls_one_active_per_user_key").on(t.userId).where(sql`${t.endedAt} is null`),
     index("calls_customer_idx").on(t.organisationId, t.customerHash, t.startedAt),
-    index("calls_due_idx").on(t.endsAt).where(sql`${t.endedAt} is null`),
+    // The calls job's (repository `jobOpenSql`): partial on a conjunct no request states, so that no request's
+    // plan reads every active call through them (repository `activeCallSql`).
+    index("calls_due_idx").on(t.endsAt).where(sql`${t.endedAt} is null and ${t.endReason} is null`),
     index("calls_started_idx").on(t.startedAt),
-    index("calls_session_idx").on(t.sessionId).where(sql`${t.endedAt} is null`),
+    index("calls_session_idx").on(t.sessionId).where(sql`${t.endedAt} is null and ${t.endReason} is null`),
     check("calls_direction_check", sql`${t.direction} in ('outbound', 'inbound')`),
   ],
 );

@@ -25,6 +25,37 @@ const eventSql = (alias: string) =>
 /** The distinct call events of `from`'s rows, as a text[] (empty when none). */
 const eventsSql = (from: SQL) => sql`(select coalesce(array_agg(distinct ${eventSql("n")}), '{}') from ${from} n)`;
 
+/**
+ * A statement that finds its calls by their id or their customer states "active" through these. Spelled as
+ * a CASE, which the planner does not take apart, `ended_at is null` does not imply the predicate of a
+ * partial index over active calls: stated plainly, a plan made while few calls were active (a prepared
+ * statement's generic plan made on a young table, or statistics taken in a quiet hour) read the whole of
+ * such an index (every active call) instead of the primary key or the customer's index, for every request
+ * (bench/README.md, call-events). The index of active calls by employee (`calls_one_active_per_user_key`)
+ * belongs to the statements that find a call by its employee, which state `ended_at is null` plainly; the
+ * calls job's indexes to the job (`jobOpenSql`). The same goes for pending checks.
+ */
+const activeCallSql = (alias: string, at: SQL) =>
+  sql`case when ${sql.raw(alias)}.ended_at is null then ${sql.raw(alias)}.ends_at > ${at} else false end`;
+/** Not ended yet (endsAt aside), as `activeCallSql` spells it. */
+const openCallSql = (alias: string) => sql`case when ${sql.raw(alias)}.ended_at is null then true else false end`;
+/** A pending check (unexpired when `at` is given), as `activeCallSql` spells it. */
+const pendingCheckSql = (alias: string, at?: SQL) =>
+  sql`case when ${sql.raw(alias)}.status = 'pending' then ${at ? sql`${sql.raw(alias)}.expires_at > ${at}` : sql`true`} else false end`;
+/**
+ * Not ended, as the calls job states it (`c`): the indexes of calls due and of calls by session are partial on
+ * exactly this, a conjunct no request states, so that only the job's plans read them (`activeCallSql`).
+ */
+export const jobOpenSql = sql`c.ended_at is null and c.end_reason is null`;
+
+/** `endCalls`' choice of the call with this id. */
+export const callByIdSql = (id: string) => sql`c.id = ${id}::text`;
+/** `endCalls`' choice of the employee's active call (through the index of active calls by employee, `activeCallSql`). */
+export const callOfEmployeeSql = (userId: number) => sql`c.user_id = ${userId}::int and c.ended_at is null`;
+/** The same for several employees. */
+export const callsOfEmployeesSql = (userIds: number[]) =>
+  sql`c.user_id = any(${`{${userIds.map(Number).join(",")}}`}::int[]) and c.ended_at is null`;
+
 /** What a statement that changed calls has to publish after its commit: its call events, and whether it queued deliveries. */
 export type CallWake = { events: string[]; queued: boolean };
 
@@ -65,7 +96,9 @@ export type EndedCall = { id: string; user_id: number; organisation_id: number; 
  */
 export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Date; by: AuditBy }) {
   const now = iso(p.now);
-  return db.rows<EndedCall>(sql`
+  return db.prepared<EndedCall>(
+    "calls_end",
+    sql`
     with ended as (
       update calls c set
         ended_at = case when c.ends_at <= ${now}::timestamptz then c.ends_at else ${now}::timestamptz end,
@@ -74,13 +107,13 @@ export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Dat
           when c.ends_at >= c.started_at + interval '${sql.raw(String(CALL_LIMITS.maxLengthMs / 1000))} seconds' then 'max-length'
           else 'not-renewed' end,
         sequence = c.sequence + 1
-      where c.ended_at is null and (${p.where})
+      where ${openCallSql("c")} and (${p.where})
       returning c.id, c.id as call_id, c.user_id, c.organisation_id, c.customer_hash, c.customer_sealed, c.ended_at,
         c.sequence, c.end_reason
     ),
     expired as (
       update customer_checks k set status = 'expired'
-      from ended where k.call_id = ended.id and k.status = 'pending'
+      from ended where k.call_id = ended.id and ${pendingCheckSql("k")}
       returning k.id
     ),
     queued as (${queueDeliveries({
@@ -105,7 +138,8 @@ export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Dat
     select e.id, e.user_id, e.organisation_id, e.end_reason, ${eventSql("e")} as event,
       (select count(*) from expired) as expired, (select count(*) from queued)::int as queued,
       (select count(*) from logged) as logged
-    from ended e`);
+    from ended e`,
+  );
 }
 
 /** Inside an erasure's transaction: the person's active call ends, its pending checks expire. */
@@ -137,11 +171,11 @@ export async function dueWork(db: Db, now: Date) {
     next: Date | null;
   }>(sql`
     select
-      least((select min(c.ends_at) from calls c where c.ended_at is null),
+      least((select min(c.ends_at) from calls c where ${jobOpenSql}),
         (select min(k.expires_at) from customer_checks k where k.status = 'pending')) as next,
-      exists (select 1 from calls c where c.ended_at is null and c.ends_at <= ${at}::timestamptz) as due,
-      exists (select 1 from calls c where c.ended_at is null and ${callSignedOutSql(sql`${at}::timestamptz`)}) as signed_out,
-      exists (select 1 from calls c where c.ended_at is null and ${callerDeactivatedSql}) as deactivated,
+      exists (select 1 from calls c where ${jobOpenSql} and c.ends_at <= ${at}::timestamptz) as due,
+      exists (select 1 from calls c where ${jobOpenSql} and ${callSignedOutSql(sql`${at}::timestamptz`)}) as signed_out,
+      exists (select 1 from calls c where ${jobOpenSql} and ${callerDeactivatedSql}) as deactivated,
       exists (select 1 from customer_checks k where k.status = 'pending' and k.expires_at <= ${at}::timestamptz) as checks`);
   return row ?? { due: false, signed_out: false, deactivated: false, checks: false, next: null };
 }
@@ -166,17 +200,23 @@ const CALL_COLUMNS = sql`c.id, c.organisation_id, c.user_id, c.customer_hash, c.
 
 /** The user's active call (ended, or past its endsAt, is not active), or undefined. */
 export async function activeCallOf(db: Db, userId: number, now: Date): Promise<CallRow | undefined> {
-  const [row] = await db.rows<CallRow>(sql`
+  const [row] = await db.prepared<CallRow>(
+    "calls_active_of",
+    sql`
     select ${CALL_COLUMNS} from calls c join users u on u.id = c.user_id
-    where c.user_id = ${userId}::int and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz`);
+    where c.user_id = ${userId}::int and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz`,
+  );
   return row;
 }
 
 /** A call of the organisation (any state), or undefined. */
 export async function findCall(db: Db, organisationId: number, id: string): Promise<CallRow | undefined> {
-  const [row] = await db.rows<CallRow>(sql`
+  const [row] = await db.prepared<CallRow>(
+    "calls_find",
+    sql`
     select ${CALL_COLUMNS} from calls c join users u on u.id = c.user_id
-    where c.id = ${id}::text and c.organisation_id = ${organisationId}::int`);
+    where c.id = ${id}::text and c.organisation_id = ${organisationId}::int`,
+  );
   return row;
 }
 
@@ -201,7 +241,9 @@ export async function insertCall(
 ): Promise<CallRow & Published> {
   const now = iso(p.now);
   const endsAt = iso(new Date(p.now.getTime() + CALL_LIMITS.renewWithinMs));
-  const [row] = await db.rows<CallRow & Published>(sql`
+  const [row] = await db.prepared<CallRow & Published>(
+    "calls_insert",
+    sql`
     with started as (
       insert into calls (id, organisation_id, user_id, customer_hash, customer_sealed, direction, started_via,
         session_id, started_at, renewed_at, ends_at, sequence)
@@ -239,7 +281,8 @@ export async function insertCall(
     select w.id, w.organisation_id, w.user_id, w.customer_hash, w.customer_sealed, w.direction, w.started_via,
       w.started_at, w.ends_at, w.ended_at, w.full_name, w.email, ${eventSql("w")} as event,
       (select count(*) from queued)::int as queued, (select count(*) from logged) as logged
-    from withUser w`);
+    from withUser w`,
+  );
   if (!row) throw new Error("call insert returned no row");
   return row;
 }
@@ -247,12 +290,15 @@ export async function insertCall(
 /** Renews an active call: endsAt = min(now + 2 minutes, start + 60 minutes). The new endsAt, or undefined. */
 export async function renewCall(db: Db, p: { id: string; userId: number; now: Date }) {
   const now = iso(p.now);
-  const [row] = await db.rows<{ ends_at: Date }>(sql`
-    update calls set renewed_at = ${now}::timestamptz,
+  const [row] = await db.prepared<{ ends_at: Date }>(
+    "calls_renew",
+    sql`
+    update calls c set renewed_at = ${now}::timestamptz,
       ends_at = least(${now}::timestamptz + interval '${sql.raw(String(CALL_LIMITS.renewWithinMs / 1000))} seconds',
-        started_at + interval '${sql.raw(String(CALL_LIMITS.maxLengthMs / 1000))} seconds')
-    where id = ${p.id}::text and user_id = ${p.userId}::int and ended_at is null and ends_at > ${now}::timestamptz
-    returning ends_at`);
+        c.started_at + interval '${sql.raw(String(CALL_LIMITS.maxLengthMs / 1000))} seconds')
+    where c.id = ${p.id}::text and c.user_id = ${p.userId}::int and ${activeCallSql("c", sql`${now}::timestamptz`)}
+    returning c.ends_at`,
+  );
   return row?.ends_at;
 }
 
@@ -260,10 +306,10 @@ export async function renewCall(db: Db, p: { id: string; userId: number; now: Da
 export async function markDisowned(db: Db, p: { id: string; userId: number; now: Date }) {
   const now = iso(p.now);
   const rows = await db.rows<{ id: string }>(sql`
-    update calls set disowned_at = ${now}::timestamptz
-    where id = ${p.id}::text and user_id = ${p.userId}::int and ended_at is null and ends_at > ${now}::timestamptz
-      and started_via like 'api:%'
-    returning id`);
+    update calls c set disowned_at = ${now}::timestamptz
+    where c.id = ${p.id}::text and c.user_id = ${p.userId}::int and ${activeCallSql("c", sql`${now}::timestamptz`)}
+      and c.started_via like 'api:%'
+    returning c.id`);
   return rows.length > 0;
 }
 
@@ -283,25 +329,31 @@ export type CheckRow = {
 
 /** Marks pending checks past their expiry expired: how many, and their calls' events to publish. */
 export async function expireDueChecks(db: Db, now: Date, where: SQL = sql`true`) {
-  const [row] = await db.rows<{ n: number; events: string[] }>(sql`
+  const [row] = await db.prepared<{ n: number; events: string[] }>(
+    "checks_expire",
+    sql`
     with expired as (
       update customer_checks k set status = 'expired'
       where k.status = 'pending' and k.expires_at <= ${iso(now)}::timestamptz and (${where})
       returning k.organisation_id, k.customer_hash, k.call_id
     )
-    select (select count(*) from expired)::int as n, ${eventsSql(sql`expired`)} as events`);
+    select (select count(*) from expired)::int as n, ${eventsSql(sql`expired`)} as events`,
+  );
   return { n: row?.n ?? 0, wake: { events: row?.events ?? [], queued: false } satisfies CallWake };
 }
 
 /** Why a check cannot be asked for: the customer's pending check, or a denial on this call; else null. */
 export async function checkConflict(db: Db, call: { id: string; organisation_id: number; customer_hash: string }) {
-  const rows = await db.rows<{ reason: "pending" | "denied" }>(sql`
+  const rows = await db.prepared<{ reason: "pending" | "denied" }>(
+    "checks_conflict",
+    sql`
     select case when k.status = 'pending' then 'pending' else 'denied' end as reason
     from customer_checks k
     where (k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text
         and k.status = 'pending')
       or (k.call_id = ${call.id}::text and k.status = 'denied')
-    limit 1`);
+    limit 1`,
+  );
   return rows[0]?.reason ?? null;
 }
 
@@ -316,10 +368,12 @@ export async function insertCheck(
 ): Promise<(CheckRow & Published) | undefined> {
   const now = iso(p.now);
   const expiresAt = iso(new Date(p.now.getTime() + CALL_LIMITS.checkLifetimeMs));
-  const [row] = await db.rows<CheckRow & Published>(sql`
+  const [row] = await db.prepared<CheckRow & Published>(
+    "checks_insert",
+    sql`
     with call as (
       update calls c set sequence = c.sequence + 1
-      where c.id = ${p.callId}::text and c.ended_at is null and c.ends_at > ${now}::timestamptz
+      where c.id = ${p.callId}::text and ${activeCallSql("c", sql`${now}::timestamptz`)}
       returning c.id, c.organisation_id, c.customer_hash, c.customer_sealed, c.direction, c.sequence, c.user_id
     ),
     asked as (
@@ -358,22 +412,29 @@ export async function insertCheck(
     select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
       a.answered_via, ${eventSql("a")} as event, (select count(*) from queued)::int as queued,
       (select count(*) from logged) as logged
-    from asked a`);
+    from asked a`,
+  );
   return row;
 }
 
 export async function findCheck(db: Db, organisationId: number, id: string): Promise<CheckRow | undefined> {
-  const [row] = await db.rows<CheckRow>(sql`
+  const [row] = await db.prepared<CheckRow>(
+    "checks_find",
+    sql`
     select id, call_id, organisation_id, customer_hash, status, created_at, expires_at, answered_at, answered_via
-    from customer_checks where id = ${id}::text and organisation_id = ${organisationId}::int`);
+    from customer_checks where id = ${id}::text and organisation_id = ${organisationId}::int`,
+  );
   return row;
 }
 
 /** The call's newest check, or undefined. */
 export async function latestCheckOfCall(db: Db, callId: string): Promise<CheckRow | undefined> {
-  const [row] = await db.rows<CheckRow>(sql`
+  const [row] = await db.prepared<CheckRow>(
+    "checks_latest_of_call",
+    sql`
     select id, call_id, organisation_id, customer_hash, status, created_at, expires_at, answered_at, answered_via
-    from customer_checks where call_id = ${callId}::text order by created_at desc, id desc limit 1`);
+    from customer_checks where call_id = ${callId}::text order by created_at desc, id desc limit 1`,
+  );
   return row;
 }
 
@@ -395,15 +456,17 @@ export async function answerPendingCheck(
   },
 ): Promise<(CheckRow & Published) | undefined> {
   const now = iso(p.now);
-  const [row] = await db.rows<CheckRow & Published>(sql`
+  const [row] = await db.prepared<CheckRow & Published>(
+    "checks_answer",
+    sql`
     with answered as (
       update customer_checks k set status = ${p.answer}::text, answered_at = ${now}::timestamptz,
         answered_via = ${p.via}::text
       from calls c
       where k.id = ${p.checkId}::text and k.organisation_id = ${p.organisationId}::int
         and (${p.customerHash}::text is null or k.customer_hash = ${p.customerHash}::text)
-        and k.status = 'pending' and k.expires_at > ${now}::timestamptz
-        and c.id = k.call_id and c.ended_at is null and c.ends_at > ${now}::timestamptz
+        and ${pendingCheckSql("k", sql`${now}::timestamptz`)}
+        and c.id = k.call_id and ${activeCallSql("c", sql`${now}::timestamptz`)}
       returning k.*
     ),
     call as (
@@ -434,7 +497,8 @@ export async function answerPendingCheck(
     select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
       a.answered_via, ${eventSql("a")} as event, (select count(*) from queued)::int as queued,
       (select count(*) from logged) as logged
-    from answered a`);
+    from answered a`,
+  );
   return row;
 }
 
@@ -470,7 +534,7 @@ const customerStatusSql = (organisationId: SQL, customerHash: SQL, at: SQL) => {
     'calling', (select coalesce(json_agg(json_build_object('callId', c.id, 'fullName', u.full_name,
         'startedAt', ${isoSql(sql`c.started_at`)}) order by c.started_at desc, c.id desc), '[]'::json)
       from calls c join users u on u.id = c.user_id
-      where ${customer("c")} and c.direction = 'outbound' and c.ended_at is null and c.ends_at > ${at}::timestamptz),
+      where ${customer("c")} and c.direction = 'outbound' and ${activeCallSql("c", sql`${at}::timestamptz`)}),
     'last', (select json_build_object('startedAt', ${isoSql(sql`c.started_at`)}, 'fullName', u.full_name)
       from calls c join users u on u.id = c.user_id
       where ${customer("c")} and c.direction = 'outbound'
@@ -478,7 +542,7 @@ const customerStatusSql = (organisationId: SQL, customerHash: SQL, at: SQL) => {
     'check', (select json_build_object('id', k.id, 'callId', k.call_id, 'direction', c.direction, 'status', k.status,
         'fullName', u.full_name, 'expiresAt', ${isoSql(sql`k.expires_at`)}, 'answeredAt', ${isoSql(sql`k.answered_at`)})
       from customer_checks k join calls c on c.id = k.call_id join users u on u.id = c.user_id
-      where ${customer("k")} and c.ended_at is null and c.ends_at > ${at}::timestamptz
+      where ${customer("k")} and ${activeCallSql("c", sql`${at}::timestamptz`)}
       order by k.created_at desc, k.id desc limit 1))`;
 };
 
@@ -525,10 +589,13 @@ export async function colleaguesOnCall(
   call: { organisation_id: number; customer_hash: string; user_id: number },
   now: Date,
 ) {
-  const [row] = await db.rows<{ n: number }>(sql`
+  const [row] = await db.prepared<{ n: number }>(
+    "calls_colleagues",
+    sql`
     select count(distinct c.user_id)::int as n from calls c
     where c.organisation_id = ${call.organisation_id}::int and c.customer_hash = ${call.customer_hash}::text
-      and c.user_id <> ${call.user_id}::int and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz`);
+      and c.user_id <> ${call.user_id}::int and ${activeCallSql("c", sql`${iso(now)}::timestamptz`)}`,
+  );
   return row?.n ?? 0;
 }
 

@@ -197,7 +197,7 @@ export async function startCall(
   // more often than that limit (4 tries were too few: 6 concurrent starts through PgBouncer answered a 500).
   for (let attempt = 0; ; attempt++) {
     await endCalls(deps, {
-      where: sql`c.user_id = ${p.employee.id}::int`,
+      where: repo.callOfEmployeeSql(p.employee.id),
       reason: "replaced",
       now,
       by: who.by,
@@ -280,7 +280,7 @@ export async function renewOwnCall(deps: Deps, actor: Actor, id: string): Promis
 export async function endOwnCall(deps: Deps, actor: Actor, id: string) {
   const row = await ownCallOf(deps, actor, id);
   await endCalls(deps, {
-    where: sql`c.id = ${row.id}::text`,
+    where: repo.callByIdSql(row.id),
     reason: "ended",
     now: deps.clock.now(),
     by: employeeBy(actor),
@@ -308,7 +308,7 @@ export async function disownCall(deps: Deps, actor: Actor, id: string) {
     target: row.id,
     detail: { via: by.via, startedVia: row.started_via },
   });
-  await endCalls(deps, { where: sql`c.id = ${row.id}::text`, reason: "disowned", now, by });
+  await endCalls(deps, { where: repo.callByIdSql(row.id), reason: "disowned", now, by });
   return { ok: true as const };
 }
 
@@ -472,7 +472,7 @@ export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
   let done = 0;
   if (work.due) {
     const ended = await endCalls(deps, {
-      where: sql`c.ends_at <= ${now.toISOString()}::timestamptz`,
+      where: sql`${repo.jobOpenSql} and c.ends_at <= ${now.toISOString()}::timestamptz`,
       reason: "not-renewed",
       now,
       by: system,
@@ -481,7 +481,7 @@ export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
   }
   if (work.signed_out) {
     const ended = await endCalls(deps, {
-      where: repo.callSignedOutSql(sql`${now.toISOString()}::timestamptz`),
+      where: sql`${repo.jobOpenSql} and ${repo.callSignedOutSql(sql`${now.toISOString()}::timestamptz`)}`,
       reason: "session-ended",
       now,
       by: system,
@@ -490,7 +490,7 @@ export async function endDueCalls(deps: Deps, callEvents: CallEvents) {
   }
   if (work.deactivated) {
     const ended = await endCalls(deps, {
-      where: repo.callerDeactivatedSql,
+      where: sql`${repo.jobOpenSql} and ${repo.callerDeactivatedSql}`,
       reason: "deactivated",
       now,
       by: system,
@@ -514,7 +514,7 @@ const FULL_LOOK_EVERY_MS = 5_000;
 export async function endCallsOfDeactivated(deps: Deps, userIds: number[]) {
   if (userIds.length === 0) return;
   await endCalls(deps, {
-    where: sql`c.user_id = any(${`{${userIds.map(Number).join(",")}}`}::int[])`,
+    where: repo.callsOfEmployeesSql(userIds),
     reason: "deactivated",
     now: deps.clock.now(),
     by: { actorId: null, actorEmail: null, ip: null, via: "system" },

@@ -2,7 +2,6 @@ import type { Actor, Deps } from "@server/context";
 import type { ApiKeyCaller } from "@server/features/api-keys";
 import { findUserByEmail } from "@server/features/users";
 import type { CallDirection } from "@shared/calls";
-import { sql } from "drizzle-orm";
 import { openCustomerRef } from "./customer";
 import { callsErrors } from "./errors";
 import * as repo from "./repository";
@@ -88,7 +87,7 @@ async function organisationCall(deps: Deps, key: ApiKeyCaller, id: string) {
 export async function endCall(deps: Deps, actor: Actor, key: ApiKeyCaller, id: string) {
   const row = await organisationCall(deps, key, id);
   await calls.endCalls(deps, {
-    where: sql`c.id = ${row.id}::text`,
+    where: repo.callByIdSql(row.id),
     reason: "ended",
     now: deps.clock.now(),
     by: keyBy(actor, key),

@@ -46,6 +46,34 @@ describe("rolling-window rate limiter in the database", () => {
     expect((await limits.hit("k5", 3, 60_000, at(66))).allowed).toBe(false);
   });
 
+  it("two limits in one statement count the second only when the first let the hit through", async () => {
+    const limits = new RateLimiter(database.db);
+    const t0 = new Date("2026-01-01T00:00:00Z").getTime();
+    const at = (s: number) => new Date(t0 + s * 1000);
+    const employee = { key: "both:employee", limit: 2, windowMs: 3_600_000 };
+    const organisation = { key: "both:organisation", limit: 3, windowMs: 60_000 };
+    const hitsOf = async (key: string) =>
+      (await database.db.rows<{ hits: Date[] }>(sql`select hits from rate_limits where key = ${key}`))[0]?.hits
+        .length ?? 0;
+    const pass = { allowed: true, retryAfterSeconds: 0, refused: 0 };
+    expect(await limits.hitBoth(employee, organisation, at(0))).toEqual({ first: pass, second: pass });
+    expect(await limits.hitBoth(employee, organisation, at(10))).toEqual({ first: pass, second: pass });
+    // the employee's third in the hour is refused, and the organisation's count does not move
+    expect(await limits.hitBoth(employee, organisation, at(20))).toEqual({
+      first: { allowed: false, retryAfterSeconds: 3580, refused: 1 },
+      second: null,
+    });
+    expect([await hitsOf(employee.key), await hitsOf(organisation.key)]).toEqual([2, 2]);
+    // another employee of the same organisation: their first hit counts, the organisation's third too, then its fourth is refused
+    const other = { ...employee, key: "both:other" };
+    expect(await limits.hitBoth(other, organisation, at(30))).toEqual({ first: pass, second: pass });
+    expect(await limits.hitBoth(other, organisation, at(40))).toEqual({
+      first: pass,
+      second: { allowed: false, retryAfterSeconds: 20, refused: 1 },
+    });
+    expect([await hitsOf(other.key), await hitsOf(organisation.key)]).toEqual([2, 3]);
+  });
+
   it("a limit of 0 lets nothing through and counts the refusals in a row", async () => {
     const limits = new RateLimiter(database.db);
     const now = new Date("2026-01-01T00:00:00Z");

@@ -24,6 +24,29 @@ export class RateLimiter {
     return toResult(rows[0], windowMs, now);
   }
 
+  /**
+   * Two limits in turn, in one statement (one round trip, one commit): the second hit is counted only when the
+   * first was let through, as two `hit`s one after the other would. `second` is null when the first refused.
+   */
+  async hitBoth(first: Limit, second: Limit, now: Date): Promise<{ first: LimitResult; second: LimitResult | null }> {
+    const values: Record<string, unknown> = {};
+    BOTH.first.fill(values, hitValues(first.key, first.limit, first.windowMs, now));
+    BOTH.second.fill(values, hitValues(second.key, second.limit, second.windowMs, now));
+    const [row] = await this.db.run<BothRow>(BOTH.statement, values);
+    const firstResult = toResult(
+      row && { allowed: row.first_allowed, oldest: row.first_oldest, refused: row.first_refused },
+      first.windowMs,
+      now,
+    );
+    if (!firstResult.allowed) return { first: firstResult, second: null };
+    const secondResult = toResult(
+      row && { allowed: row.second_allowed, oldest: row.second_oldest, refused: row.second_refused },
+      second.windowMs,
+      now,
+    );
+    return { first: firstResult, second: secondResult };
+  }
+
   /** Whether a hit would be let through now, without counting one. */
   async peek(key: string, limit: number, windowMs: number, now: Date): Promise<LimitResult> {
     const cutoff = new Date(now.getTime() - windowMs);
@@ -185,6 +208,39 @@ function toResult(row: LimitRow | undefined, windowMs: number, now: Date): Limit
  * `hit`'s statement, built once and prepared on each connection: as an unnamed statement it was planned on every
  * hit (pg_stat_statements, bench verify-success's issuing: 3,292 plans for 3,292 hits, about 0.1 ms each).
  */
+/** One limit: its key, how many hits its window holds, the window. */
+export type Limit = { key: string; limit: number; windowMs: number };
+
+type BothRow = {
+  first_allowed: boolean;
+  first_oldest: Date | null;
+  first_refused: number;
+  second_allowed: boolean;
+  second_oldest: Date | null;
+  second_refused: number;
+};
+
+/** `hitBoth`'s statement: the second hit's row is written only when the first hit was let through. */
+const BOTH = (() => {
+  const first = hitPlaceholders("first");
+  const second = hitPlaceholders("second", sql`exists (select 1 from first where first.allowed)`);
+  return {
+    first,
+    second,
+    statement: statement(
+      "rate_limit_hit_both",
+      sql`with first as (${first.sql}), second as (${second.sql})
+        select first.allowed as first_allowed, first.oldest as first_oldest, first.refused as first_refused,
+          second.allowed as second_allowed, second.oldest as second_oldest, second.refused as second_refused
+        from first left join second on true`,
+      {
+        returns: `first_allowed boolean, first_oldest timestamptz, first_refused integer,
+          second_allowed boolean, second_oldest timestamptz, second_refused integer`,
+      },
+    ),
+  };
+})();
+
 const HIT = hitPlaceholders("hit");
 const HIT_STATEMENT = statement("rate_limit_hit", HIT.sql, {
   returns: "allowed boolean, oldest timestamptz, refused integer",

@@ -13,6 +13,7 @@ import {
 import { auditsRefusal, hitValues, type LimitResult, retryAfterSeconds } from "@server/lib/rate-limit";
 import { API_KEY_LIMITS, type ApiKeyCreated, type ApiKeyItem, type ApiKeyScope } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
+import { sql } from "drizzle-orm";
 import { apiKeysErrors } from "./errors";
 import { keyCreatedMail, keysRevokedMail } from "./mails";
 import * as repo from "./repository";
@@ -177,6 +178,12 @@ export async function authenticate(
   if (!presented) return refuseCall(deps, actor, "no key", now);
   const prefix = bearerLookup(API_KEY_BEARER, presented);
   if (prefix === null) return refuseCall(deps, actor, "malformed key", now);
+  // A key seen before: read and its hit counted in one statement (every /api/v1 call pays one round trip less).
+  const known = knownKeys.get(deps)?.get(prefix);
+  if (known) {
+    const pending = { known, prefix, presented, scope: input.scope };
+    return (await authenticateAnd(deps, actor, pending, KEY_ALONE, () => ({}))).key;
+  }
   const row = await repo.findPresentedKey(deps.db, prefix);
   const caller = await admit(deps, actor, {
     row,
@@ -190,6 +197,9 @@ export async function authenticate(
 }
 
 const limitKey = (keyId: number) => `api-v1:key:${keyId}`;
+
+/** The key's own statement with no work of a route: the key read and its rate-limit hit, one round trip. */
+const KEY_ALONE = repo.keyedStatement("api_key_alone", sql`null`);
 
 /**
  * The rest of the check once the key's row was read: the hash compared in constant time, the key usable,

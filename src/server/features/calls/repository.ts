@@ -327,14 +327,14 @@ export type CheckRow = {
   answered_via: string | null;
 };
 
-/** Marks pending checks past their expiry expired: how many, and their calls' events to publish. */
-export async function expireDueChecks(db: Db, now: Date, where: SQL = sql`true`) {
+/** The calls job: marks pending checks past their expiry expired: how many, and their calls' events to publish. */
+export async function expireDueChecks(db: Db, now: Date) {
   const [row] = await db.prepared<{ n: number; events: string[] }>(
     "checks_expire",
     sql`
     with expired as (
       update customer_checks k set status = 'expired'
-      where k.status = 'pending' and k.expires_at <= ${iso(now)}::timestamptz and (${where})
+      where k.status = 'pending' and k.expires_at <= ${iso(now)}::timestamptz
       returning k.organisation_id, k.customer_hash, k.call_id
     )
     select (select count(*) from expired)::int as n, ${eventsSql(sql`expired`)} as events`,
@@ -342,19 +342,36 @@ export async function expireDueChecks(db: Db, now: Date, where: SQL = sql`true`)
   return { n: row?.n ?? 0, wake: { events: row?.events ?? [], queued: false } satisfies CallWake };
 }
 
-/** Why a check cannot be asked for: the customer's pending check, or a denial on this call; else null. */
-export async function checkConflict(db: Db, call: { id: string; organisation_id: number; customer_hash: string }) {
-  const rows = await db.prepared<{ reason: "pending" | "denied" }>(
-    "checks_conflict",
+/**
+ * Before a check is asked for, in one statement: the customer's pending checks past their expiry are marked
+ * expired (their calls' events to publish), then why a check cannot be asked for: the customer's pending
+ * check, or a denial on this call; else null. (The statement's reads see the table as it was before its
+ * update, so a check it has just expired is left out by its id.)
+ */
+export async function expireAndConflict(
+  db: Db,
+  call: { id: string; organisation_id: number; customer_hash: string },
+  now: Date,
+) {
+  const [row] = await db.prepared<{ reason: "pending" | "denied" | null; events: string[] }>(
+    "checks_expire_conflict",
     sql`
-    select case when k.status = 'pending' then 'pending' else 'denied' end as reason
-    from customer_checks k
-    where (k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text
-        and k.status = 'pending')
-      or (k.call_id = ${call.id}::text and k.status = 'denied')
-    limit 1`,
+    with expired as (
+      update customer_checks k set status = 'expired'
+      where k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text
+        and k.status = 'pending' and k.expires_at <= ${iso(now)}::timestamptz
+      returning k.id, k.organisation_id, k.customer_hash, k.call_id
+    )
+    select (select case when k.status = 'pending' then 'pending' else 'denied' end
+        from customer_checks k
+        where ((k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text
+            and k.status = 'pending')
+          or (k.call_id = ${call.id}::text and k.status = 'denied'))
+          and not exists (select 1 from expired e where e.id = k.id)
+        limit 1) as reason,
+      ${eventsSql(sql`expired`)} as events`,
   );
-  return rows[0]?.reason ?? null;
+  return { reason: row?.reason ?? null, wake: { events: row?.events ?? [], queued: false } satisfies CallWake };
 }
 
 /**

@@ -176,20 +176,18 @@ export async function startCall(
       if (endsAt) return { call: { ...active, ends_at: endsAt }, renewed: true };
     }
   }
-  const perEmployee = await deps.limits.hit(
-    `calls-start:user:${p.employee.id}`,
-    CALL_LIMITS.startsPerEmployeePerHour,
-    HOUR_MS,
+  const { first: perEmployee, second: perOrganisation } = await deps.limits.hitBoth(
+    { key: `calls-start:user:${p.employee.id}`, limit: CALL_LIMITS.startsPerEmployeePerHour, windowMs: HOUR_MS },
+    {
+      key: `calls-start:org:${who.organisationId}`,
+      limit: CALL_LIMITS.startsPerOrganisationPerMinute,
+      windowMs: MINUTE_MS,
+    },
     now,
   );
   if (!perEmployee.allowed) throw callsErrors.tooManyStarts(perEmployee.retryAfterSeconds);
-  const perOrganisation = await deps.limits.hit(
-    `calls-start:org:${who.organisationId}`,
-    CALL_LIMITS.startsPerOrganisationPerMinute,
-    MINUTE_MS,
-    now,
-  );
-  if (!perOrganisation.allowed) throw callsErrors.tooManyOrganisationStarts(perOrganisation.retryAfterSeconds);
+  if (perOrganisation && !perOrganisation.allowed)
+    throw callsErrors.tooManyOrganisationStarts(perOrganisation.retryAfterSeconds);
   const sealed = sealCustomerRef(deps.config.appSecret, who.organisationId, p.customerRef);
   // Concurrent starts for one employee: each ends the active call and inserts its own; an insert that meets
   // another start's new call (the one-active-call index) ends that one and tries again. Each failed try is some
@@ -334,29 +332,21 @@ export async function requestCheck(
 ): Promise<{ id: string; status: "pending"; expiresAt: string }> {
   const now = deps.clock.now();
   if (!isActive(call, now)) throw callsErrors.callEnded();
-  const expired = await repo.expireDueChecks(
-    deps.db,
-    now,
-    sql`k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text`,
-  );
-  publish(deps, expired.wake);
-  const conflict = await repo.checkConflict(deps.db, call);
+  const { reason: conflict, wake } = await repo.expireAndConflict(deps.db, call, now);
+  publish(deps, wake);
   if (conflict === "pending") throw callsErrors.checkPending();
   if (conflict === "denied") throw callsErrors.checkDenied();
-  const perCustomer = await deps.limits.hit(
-    `calls-check:customer:${call.organisation_id}:${call.customer_hash}`,
-    CALL_LIMITS.checksPerCustomerPer10Minutes,
-    10 * MINUTE_MS,
+  const { first: perCustomer, second: perEmployee } = await deps.limits.hitBoth(
+    {
+      key: `calls-check:customer:${call.organisation_id}:${call.customer_hash}`,
+      limit: CALL_LIMITS.checksPerCustomerPer10Minutes,
+      windowMs: 10 * MINUTE_MS,
+    },
+    { key: `calls-check:user:${call.user_id}`, limit: CALL_LIMITS.checksPerEmployeePerMinute, windowMs: MINUTE_MS },
     now,
   );
   if (!perCustomer.allowed) throw callsErrors.tooManyChecks(perCustomer.retryAfterSeconds);
-  const perEmployee = await deps.limits.hit(
-    `calls-check:user:${call.user_id}`,
-    CALL_LIMITS.checksPerEmployeePerMinute,
-    MINUTE_MS,
-    now,
-  );
-  if (!perEmployee.allowed) throw callsErrors.tooManyEmployeeChecks(perEmployee.retryAfterSeconds);
+  if (perEmployee && !perEmployee.allowed) throw callsErrors.tooManyEmployeeChecks(perEmployee.retryAfterSeconds);
   let row: Awaited<ReturnType<typeof repo.insertCheck>>;
   try {
     row = await repo.insertCheck(deps.db, { id: newCheckId(), callId: call.id, requestedBy, now, by: who.by });

@@ -87,6 +87,7 @@ async function requestStatements() {
     org,
     byEmployee: {
       activeCallOf: await sent((db) => repo.activeCallOf(db, user.id, now)),
+      employeeWithActiveCall: await sent((db) => repo.employeeWithActiveCall(db, user.email, now)),
       endCallOfEmployee: await sent((db) =>
         repo.endCalls(db, { where: repo.callOfEmployeeSql(user.id), reason: "replaced", now, by }),
       ),

@@ -165,12 +165,14 @@ export async function startCall(
     startedVia: string;
     sessionHash: string | null;
     renewSame: boolean;
+    /** with `renewSame`: the employee's active call (null: none) when it was read already, with the employee */
+    active?: repo.CallRow | null;
   },
 ): Promise<{ call: repo.CallRow; renewed: boolean }> {
   const now = deps.clock.now();
   const hash = customerHash(deps.config.appSecret, who.organisationId, p.customerRef);
   if (p.renewSame) {
-    const active = await repo.activeCallOf(deps.db, p.employee.id, now);
+    const active = p.active === undefined ? await repo.activeCallOf(deps.db, p.employee.id, now) : p.active;
     if (active && active.customer_hash === hash && active.direction === p.direction) {
       const endsAt = await repo.renewCall(deps.db, { id: active.id, userId: p.employee.id, now });
       if (endsAt) return { call: { ...active, ends_at: endsAt }, renewed: true };

@@ -1,6 +1,5 @@
 import type { Actor, Deps } from "@server/context";
 import type { ApiKeyCaller } from "@server/features/api-keys";
-import { findUserByEmail } from "@server/features/users";
 import type { CallDirection } from "@shared/calls";
 import { openCustomerRef } from "./customer";
 import { callsErrors } from "./errors";
@@ -15,15 +14,15 @@ const keyBy = (actor: Actor, key: ApiKeyCaller): repo.AuditBy => ({
   via: `api:${key.prefix}`,
 });
 
-/** An active, verified employee (or superuser) of the key's organisation; 404 for anyone else. */
-export async function employeeOfKey(deps: Deps, key: ApiKeyCaller, email: string) {
-  const employee = await findUserByEmail(deps.db, email);
+/** An active, verified employee (or superuser) of the key's organisation, with their active call; 404 for anyone else. */
+async function employeeOfKey(deps: Deps, key: ApiKeyCaller, email: string) {
+  const employee = await repo.employeeWithActiveCall(deps.db, email, deps.clock.now());
   if (
     !employee ||
-    employee.organisationId !== key.organisationId ||
+    employee.organisation_id !== key.organisationId ||
     employee.status !== "active" ||
     employee.role === "admin" ||
-    !employee.emailVerifiedAt
+    !employee.email_verified_at
   )
     throw callsErrors.employeeNotFound();
   return employee;
@@ -50,9 +49,10 @@ export async function startDiallerCall(
       startedVia: `api:${key.prefix}`,
       sessionHash: null,
       renewSame: true,
+      active: employee.call,
     },
   );
-  return { call, renewed, employee };
+  return { call, renewed, employee: { fullName: employee.full_name, email: employee.email } };
 }
 
 /** `POST /api/v1/calls` */

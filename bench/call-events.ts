@@ -305,7 +305,6 @@ try {
   // Warm-up (not counted): the four steps for two other organisations' calls, so that no timed run pays
   // for preparing its statements or compiling the code.
   await steps(callsOf(ORGS, WARM_ORGS, PER_ORG, "W"), 20);
-  if (process.env.BENCH_ANALYZE) await fetch(new URL("/bench/analyze", url), { method: "POST" });
   const figures = await steps(callsOf(0, ORGS, PER_ORG, "C"), STREAMS);
   const total = ORGS * PER_ORG;
   console.log(

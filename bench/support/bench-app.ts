@@ -71,9 +71,5 @@ export async function benchApp(database: Database, dataDir: string) {
     await checkpointAudit(app.deps);
     return { events: pending?.n ?? 0, ms: performance.now() - start };
   });
-  app.post("/bench/analyze", async () => {
-    await app.deps.db.rows(sql`analyze`);
-    return {};
-  });
   return { config, app };
 }

@@ -51,7 +51,8 @@ export async function addKeys(
   await database.db.insert(apiKeys).values(
     keys.map((key, i) => ({
       organisationId: p.organisationId,
-      name: `bench ${scopes.join(" ")} ${i}`,
+      // (a key's name is at most 80 characters)
+      name: scopes.length === API_KEY_SCOPES.length ? `bench ${i}` : `bench ${scopes.join(" ")} ${i}`,
       scopes: [...scopes],
       prefix: key.slice(0, 12),
       keyHash: hmac(appSecret, "api-key", key),

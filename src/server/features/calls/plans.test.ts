@@ -88,6 +88,21 @@ async function requestStatements() {
     byEmployee: {
       activeCallOf: await sent((db) => repo.activeCallOf(db, user.id, now)),
       employeeWithActiveCall: await sent((db) => repo.employeeWithActiveCall(db, user.email, now)),
+      // the start: the employee's active call ends, then the new one is inserted
+      insertCall: await sent((db) =>
+        repo.insertCall(db, {
+          id: "call_new",
+          organisationId: org.id,
+          userId: user.id,
+          customerHash: "customer",
+          customerSealed: "sealed",
+          direction: "outbound",
+          startedVia: "api:plans",
+          sessionHash: null,
+          now,
+          by,
+        }),
+      ),
       endCallOfEmployee: await sent((db) =>
         repo.endCalls(db, { where: repo.callOfEmployeeSql(user.id), reason: "replaced", now, by }),
       ),

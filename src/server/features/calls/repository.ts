@@ -95,11 +95,27 @@ export type EndedCall = { id: string; user_id: number; organisation_id: number; 
  * carries its call's event and the statement's count of queued deliveries, to publish after the commit.
  */
 export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Date; by: AuditBy }) {
-  const now = iso(p.now);
   return db.prepared<EndedCall>(
     "calls_end",
     sql`
-    with ended as (
+    with ${endCallsCtes(p, "")}
+    select e.id, e.user_id, e.organisation_id, e.end_reason, ${eventSql("e")} as event,
+      (select count(*) from expired) as expired, (select count(*) from queued)::int as queued,
+      (select count(*) from logged) as logged
+    from ended e`,
+  );
+}
+
+/**
+ * `endCalls`' work as CTEs named `${prefix}ended` (the calls ended: id, user_id, organisation_id,
+ * customer_hash, end_reason…), `${prefix}expired`, `${prefix}queued` and `${prefix}logged`, for a statement
+ * that ends calls before it does more (`insertCall`).
+ */
+function endCallsCtes(p: { where: SQL; reason: string; now: Date; by: AuditBy }, prefix: string) {
+  const now = iso(p.now);
+  const ended = sql.raw(`${prefix}ended`);
+  return sql`
+    ${ended} as (
       update calls c set
         ended_at = case when c.ends_at <= ${now}::timestamptz then c.ends_at else ${now}::timestamptz end,
         end_reason = case
@@ -111,35 +127,30 @@ export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Dat
       returning c.id, c.id as call_id, c.user_id, c.organisation_id, c.customer_hash, c.customer_sealed, c.ended_at,
         c.sequence, c.end_reason
     ),
-    expired as (
+    ${sql.raw(`${prefix}expired`)} as (
       update customer_checks k set status = 'expired'
-      from ended where k.call_id = ended.id and ${pendingCheckSql("k")}
+      from ${ended} ended where k.call_id = ended.id and ${pendingCheckSql("k")}
       returning k.id
     ),
-    queued as (${queueDeliveries({
+    ${sql.raw(`${prefix}queued`)} as (${queueDeliveries({
       type: "call.ended",
       now,
-      from: sql`ended`,
+      from: sql`${ended} ended`,
       organisationId: sql`ended.organisation_id`,
       data: sql`jsonb_build_object('id', ended.id, 'customerRef', ended.customer_sealed,
         'endedAt', ${isoSql(sql`ended.ended_at`)}, 'sequence', ended.sequence)`,
       customerHash: sql`ended.customer_hash`,
       callId: sql`ended.id`,
     })}),
-    logged as (${auditInsert({
+    ${sql.raw(`${prefix}logged`)} as (${auditInsert({
       at: now,
       by: p.by,
       action: AUDIT_ACTIONS.endCall,
-      from: sql`ended`,
+      from: sql`${ended} ended`,
       organisationId: sql`ended.organisation_id`,
       target: sql`ended.id`,
       detail: sql`jsonb_build_object('reason', ended.end_reason)`,
-    })})
-    select e.id, e.user_id, e.organisation_id, e.end_reason, ${eventSql("e")} as event,
-      (select count(*) from expired) as expired, (select count(*) from queued)::int as queued,
-      (select count(*) from logged) as logged
-    from ended e`,
-  );
+    })})`;
 }
 
 /** Inside an erasure's transaction: the person's active call ends, its pending checks expire. */
@@ -289,8 +300,10 @@ export async function findCall(db: Db, organisationId: number, id: string): Prom
 }
 
 /**
- * Inserts a call (its `call.started` delivery with sequence 1, its audit row and the notification in the
- * same statement). Throws the unique violation when the user already has an active call.
+ * Starts a call: the employee's active call ends first ("replaced", as `endCalls` ends it), then the new call
+ * is inserted with its `call.started` delivery (sequence 1) and its audit row, in one statement. Throws the
+ * unique violation when another start of the same employee committed a call meanwhile (the caller tries
+ * again: the next statement ends that one). The ended call's events come back in `ended_events`.
  */
 export async function insertCall(
   db: Db,
@@ -306,19 +319,24 @@ export async function insertCall(
     now: Date;
     by: AuditBy;
   },
-): Promise<CallRow & Published> {
+): Promise<CallRow & Published & { ended_events: string[]; ended_queued: number }> {
   const now = iso(p.now);
   const endsAt = iso(new Date(p.now.getTime() + CALL_LIMITS.renewWithinMs));
-  const [row] = await db.prepared<CallRow & Published>(
+  const replaced = { where: callOfEmployeeSql(p.userId), reason: "replaced", now: p.now, by: p.by };
+  // The insert reads from the end of the employee's active call (`old_ended`), so that it comes after it: the
+  // one-active-call index then sees that call ended by this statement.
+  const [row] = await db.prepared<CallRow & Published & { ended_events: string[]; ended_queued: number }>(
     "calls_insert",
     sql`
-    with started as (
+    with ${endCallsCtes(replaced, "old_")},
+    started as (
       insert into calls (id, organisation_id, user_id, customer_hash, customer_sealed, direction, started_via,
         session_id, started_at, renewed_at, ends_at, sequence)
-      values (${p.id}::text, ${p.organisationId}::int, ${p.userId}::int, ${p.customerHash}::text,
+      select ${p.id}::text, ${p.organisationId}::int, ${p.userId}::int, ${p.customerHash}::text,
         ${p.customerSealed}::text, ${p.direction}::text, ${p.startedVia}::text,
         ${sessionIdSql(sql`${p.sessionHash}::text`)}, ${now}::timestamptz,
-        ${now}::timestamptz, ${endsAt}::timestamptz, 1)
+        ${now}::timestamptz, ${endsAt}::timestamptz, 1
+      from (select count(*) from old_ended) ending
       returning *, id as call_id
     ),
     withUser as (
@@ -348,7 +366,9 @@ export async function insertCall(
     })})
     select w.id, w.organisation_id, w.user_id, w.customer_hash, w.customer_sealed, w.direction, w.started_via,
       w.started_at, w.ends_at, w.ended_at, w.full_name, w.email, ${eventSql("w")} as event,
-      (select count(*) from queued)::int as queued, (select count(*) from logged) as logged
+      (select count(*) from queued)::int as queued, (select count(*) from logged) as logged,
+      ${eventsSql(sql`old_ended`)} as ended_events, (select count(*) from old_queued)::int as ended_queued,
+      (select count(*) from old_expired) as ended_expired, (select count(*) from old_logged) as ended_logged
     from withUser w`,
   );
   if (!row) throw new Error("call insert returned no row");

@@ -191,17 +191,12 @@ export async function startCall(
   if (perOrganisation && !perOrganisation.allowed)
     throw callsErrors.tooManyOrganisationStarts(perOrganisation.retryAfterSeconds);
   const sealed = sealCustomerRef(deps.config.appSecret, who.organisationId, p.customerRef);
-  // Concurrent starts for one employee: each ends the active call and inserts its own; an insert that meets
-  // another start's new call (the one-active-call index) ends that one and tries again. Each failed try is some
+  // Concurrent starts for one employee: each ends the active call and inserts its own, in one statement; an
+  // insert that meets another start's new call (the one-active-call index) fails whole, and the next try ends
+  // that call and inserts. Each failed try is some
   // other start's success, and every start took one of the employee's hourly starts above, so no start fails
   // more often than that limit (4 tries were too few: 6 concurrent starts through PgBouncer answered a 500).
   for (let attempt = 0; ; attempt++) {
-    await endCalls(deps, {
-      where: repo.callOfEmployeeSql(p.employee.id),
-      reason: "replaced",
-      now,
-      by: who.by,
-    });
     try {
       const call = await repo.insertCall(deps.db, {
         id: newCallId(),
@@ -215,7 +210,7 @@ export async function startCall(
         now,
         by: who.by,
       });
-      publishRows(deps, [call]);
+      publish(deps, { events: [...call.ended_events, call.event], queued: call.queued > 0 || call.ended_queued > 0 });
       return { call, renewed: false };
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= CALL_LIMITS.startsPerEmployeePerHour) throw err;

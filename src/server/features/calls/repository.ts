@@ -236,56 +236,55 @@ export type EmployeeWithCall = {
 /**
  * The account with this e-mail (stored trimmed and in lower case) and its active call at `now`, in one
  * statement: what a dialler's start reads before it renews that call or starts another. Undefined when none.
+ * The call is a lateral probe by the account's id: as a plain join, the planner was free to read the index of
+ * active calls whole (`calls/plans.test.ts`).
  */
 export async function employeeWithActiveCall(db: Db, email: string, now: Date): Promise<EmployeeWithCall | undefined> {
   const [row] = await db.prepared<
-    Omit<EmployeeWithCall, "call"> & { call_id: string | null } & {
-      [K in keyof CallRow as `call_${K}`]: CallRow[K];
+    Omit<EmployeeWithCall, "call"> & {
+      call_id: string | null;
+      call_organisation_id: number;
+      call_customer_hash: string;
+      call_customer_sealed: string;
+      call_direction: CallDirection;
+      call_started_via: string;
+      call_started_at: Date;
+      call_ends_at: Date;
     }
   >(
     "calls_employee_with_call",
     sql`
     select u.id, u.email, u.full_name, u.organisation_id, u.status, u.role, u.email_verified_at,
-      c.id as call_id, c.organisation_id as call_organisation_id, c.user_id as call_user_id,
-      c.customer_hash as call_customer_hash, c.customer_sealed as call_customer_sealed, c.direction as call_direction,
-      c.started_via as call_started_via, c.started_at as call_started_at, c.ends_at as call_ends_at,
-      c.ended_at as call_ended_at
+      c.id as call_id, c.organisation_id as call_organisation_id, c.customer_hash as call_customer_hash,
+      c.customer_sealed as call_customer_sealed, c.direction as call_direction, c.started_via as call_started_via,
+      c.started_at as call_started_at, c.ends_at as call_ends_at
     from users u
       left join lateral (
-        -- by the employee's id, as a lateral probe: a join was free to read the index of active calls whole
         select * from calls c where c.user_id = u.id and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz
         limit 1
       ) c on true
     where u.email = ${email.trim().toLowerCase()}::text`,
   );
   if (!row) return undefined;
-  const { call_id, ...rest } = row;
-  return {
-    id: row.id,
-    email: row.email,
-    full_name: row.full_name,
-    organisation_id: row.organisation_id,
-    status: row.status,
-    role: row.role,
-    email_verified_at: row.email_verified_at,
-    call:
-      call_id === null
-        ? null
-        : {
-            id: call_id,
-            organisation_id: rest.call_organisation_id,
-            user_id: rest.call_user_id,
-            customer_hash: rest.call_customer_hash,
-            customer_sealed: rest.call_customer_sealed,
-            direction: rest.call_direction,
-            started_via: rest.call_started_via,
-            started_at: rest.call_started_at,
-            ends_at: rest.call_ends_at,
-            ended_at: rest.call_ended_at,
-            full_name: row.full_name,
-            email: row.email,
-          },
-  };
+  const { id, email: address, full_name, organisation_id, status, role, email_verified_at } = row;
+  const call: CallRow | null =
+    row.call_id === null
+      ? null
+      : {
+          id: row.call_id,
+          organisation_id: row.call_organisation_id,
+          user_id: id,
+          customer_hash: row.call_customer_hash,
+          customer_sealed: row.call_customer_sealed,
+          direction: row.call_direction,
+          started_via: row.call_started_via,
+          started_at: row.call_started_at,
+          ends_at: row.call_ends_at,
+          ended_at: null,
+          full_name,
+          email: address,
+        };
+  return { id, email: address, full_name, organisation_id, status, role, email_verified_at, call };
 }
 
 /** A call of the organisation (any state), or undefined. */

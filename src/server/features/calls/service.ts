@@ -193,9 +193,9 @@ export async function startCall(
   const sealed = sealCustomerRef(deps.config.appSecret, who.organisationId, p.customerRef);
   // Concurrent starts for one employee: each ends the active call and inserts its own, in one statement; an
   // insert that meets another start's new call (the one-active-call index) fails whole, and the next try ends
-  // that call and inserts. Each failed try is some
-  // other start's success, and every start took one of the employee's hourly starts above, so no start fails
-  // more often than that limit (4 tries were too few: 6 concurrent starts through PgBouncer answered a 500).
+  // that call and inserts. Each failed try is some other start's success, and every start took one of the
+  // employee's hourly starts above, so no start fails more often than that limit (4 tries were too few: 6
+  // concurrent starts through PgBouncer answered a 500).
   for (let attempt = 0; ; attempt++) {
     try {
       const call = await repo.insertCall(deps.db, {

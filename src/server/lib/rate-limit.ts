@@ -33,7 +33,18 @@ export class RateLimiter {
     BOTH.first.fill(values, hitValues(first.key, first.limit, first.windowMs, now));
     BOTH.second.fill(values, hitValues(second.key, second.limit, second.windowMs, now));
     const [row] = await this.db.run<BothRow>(BOTH.statement, values);
-    return bothResults(row, first, second, now);
+    const firstResult = toResult(
+      row && { allowed: row.first_allowed, oldest: row.first_oldest, refused: row.first_refused },
+      first.windowMs,
+      now,
+    );
+    if (!firstResult.allowed) return { first: firstResult, second: null };
+    const secondResult = toResult(
+      row && { allowed: row.second_allowed, oldest: row.second_oldest, refused: row.second_refused },
+      second.windowMs,
+      now,
+    );
+    return { first: firstResult, second: secondResult };
   }
 
   /** Whether a hit would be let through now, without counting one. */
@@ -200,50 +211,14 @@ function toResult(row: LimitRow | undefined, windowMs: number, now: Date): Limit
 /** One limit: its key, how many hits its window holds, the window. */
 export type Limit = { key: string; limit: number; windowMs: number };
 
-/** Two hits' answers (`hitBoth`, `bothHitsSql`): the second's are null when it was not counted. */
-export type BothRow = {
+type BothRow = {
   first_allowed: boolean;
   first_oldest: Date | null;
   first_refused: number;
-  second_allowed: boolean | null;
+  second_allowed: boolean;
   second_oldest: Date | null;
-  second_refused: number | null;
+  second_refused: number;
 };
-
-const BOTH_COLUMNS = sql`first.allowed as first_allowed, first.oldest as first_oldest, first.refused as first_refused,
-  second.allowed as second_allowed, second.oldest as second_oldest, second.refused as second_refused`;
-/** Where the second hit was let through (the first then was too). */
-const BOTH_ALLOWED = sql`exists (select 1 from second where second.allowed)`;
-
-/**
- * `hitBoth`'s two hits, values written in, as CTEs `first` and `second` of a statement that does more when both
- * let the hit through (`allowed`, a condition): its answer's `columns`, read from `first left join second on
- * true`, make a `BothRow` for `bothResults`.
- */
-export function bothHitsSql(first: Limit, second: Limit, now: Date) {
-  return {
-    ctes: sql`first as (${hitStatement(first.key, first.limit, first.windowMs, now)}),
-      second as (${hitStatement(second.key, second.limit, second.windowMs, now, sql`exists (select 1 from first where first.allowed)`)})`,
-    allowed: BOTH_ALLOWED,
-    columns: BOTH_COLUMNS,
-  };
-}
-
-/** The two hits' results: `second` is null when the first refused (the second was not counted). */
-export function bothResults(row: BothRow | undefined, first: Limit, second: Limit, now: Date) {
-  const firstResult = toResult(
-    row && { allowed: row.first_allowed, oldest: row.first_oldest, refused: row.first_refused },
-    first.windowMs,
-    now,
-  );
-  if (!firstResult.allowed) return { first: firstResult, second: null };
-  const secondResult = toResult(
-    row && { allowed: row.second_allowed ?? false, oldest: row.second_oldest, refused: row.second_refused ?? 0 },
-    second.windowMs,
-    now,
-  );
-  return { first: firstResult, second: secondResult };
-}
 
 /** `hitBoth`'s statement: the second hit's row is written only when the first hit was let through. */
 const BOTH = (() => {
@@ -255,7 +230,9 @@ const BOTH = (() => {
     statement: statement(
       "rate_limit_hit_both",
       sql`with first as (${first.sql}), second as (${second.sql})
-        select ${BOTH_COLUMNS} from first left join second on true`,
+        select first.allowed as first_allowed, first.oldest as first_oldest, first.refused as first_refused,
+          second.allowed as second_allowed, second.oldest as second_oldest, second.refused as second_refused
+        from first left join second on true`,
       {
         returns: `first_allowed boolean, first_oldest timestamptz, first_refused integer,
           second_allowed boolean, second_oldest timestamptz, second_refused integer`,

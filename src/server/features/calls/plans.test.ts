@@ -101,10 +101,6 @@ async function requestStatements() {
           sessionHash: null,
           now,
           by,
-          limits: {
-            first: { key: "plans:user", limit: 30, windowMs: 3_600_000 },
-            second: { key: "plans:org", limit: 600, windowMs: 60_000 },
-          },
         }),
       ),
       endCallOfEmployee: await sent((db) =>

@@ -2,7 +2,6 @@ import { type Db, type Executor, statement, statementFunction } from "@server/db
 import { organisationActiveSql } from "@server/features/organisations";
 import { sessionIdSql, sessionLiveSql, userActiveSql } from "@server/features/users";
 import { queueDeliveries } from "@server/features/webhooks";
-import { type BothRow, bothHitsSql, bothResults, type Limit } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import { CALL_LIMITS, type CallDirection, type CheckStatus } from "@shared/calls";
 import { type SQL, sql } from "drizzle-orm";
@@ -299,16 +298,11 @@ export async function findCall(db: Db, organisationId: number, id: string): Prom
   return row;
 }
 
-/** A started call as `insertCall` gives it back: the row, its event, and the events of the call it ended. */
-export type StartedCall = CallRow & Published & { ended_events: string[]; ended_queued: number };
-
 /**
- * Starts a call, in one statement: the start's two limits are hit in turn (`limits`, the second counted only
- * when the first let it through); when both let it through, the employee's active call ends ("replaced", as
- * `endCalls` ends it) and the new call is inserted with its `call.started` delivery (sequence 1) and its audit
- * row. `call` is null when a limit refused (nothing else was written). Throws the unique violation when
- * another start of the same employee committed a call meanwhile (nothing of this statement is kept, its hits
- * included; the caller tries again, and the next statement ends that call).
+ * Starts a call: the employee's active call ends first ("replaced", as `endCalls` ends it), then the new call
+ * is inserted with its `call.started` delivery (sequence 1) and its audit row, in one statement. Throws the
+ * unique violation when another start of the same employee committed a call meanwhile (the caller tries
+ * again: the next statement ends that one). The ended call's events come back in `ended_events`.
  */
 export async function insertCall(
   db: Db,
@@ -323,25 +317,17 @@ export async function insertCall(
     sessionHash: string | null;
     now: Date;
     by: AuditBy;
-    limits: { first: Limit; second: Limit };
   },
-) {
+): Promise<CallRow & Published & { ended_events: string[]; ended_queued: number }> {
   const now = iso(p.now);
   const endsAt = iso(new Date(p.now.getTime() + CALL_LIMITS.renewWithinMs));
-  const hits = bothHitsSql(p.limits.first, p.limits.second, p.now);
-  const replaced = {
-    where: sql`${callOfEmployeeSql(p.userId)} and ${hits.allowed}`,
-    reason: "replaced",
-    now: p.now,
-    by: p.by,
-  };
+  const replaced = { where: callOfEmployeeSql(p.userId), reason: "replaced", now: p.now, by: p.by };
   // The insert reads from the end of the employee's active call (`old_ended`), so that it comes after it: the
   // one-active-call index then sees that call ended by this statement.
-  const [row] = await db.prepared<BothRow & (StartedCall | { [K in keyof StartedCall]: null })>(
+  const [row] = await db.prepared<CallRow & Published & { ended_events: string[]; ended_queued: number }>(
     "calls_insert",
     sql`
-    with ${hits.ctes},
-    ${endCallsCtes(replaced, "old_")},
+    with ${endCallsCtes(replaced, "old_")},
     started as (
       insert into calls (id, organisation_id, user_id, customer_hash, customer_sealed, direction, started_via,
         session_id, started_at, renewed_at, ends_at, sequence)
@@ -350,7 +336,6 @@ export async function insertCall(
         ${sessionIdSql(sql`${p.sessionHash}::text`)}, ${now}::timestamptz,
         ${now}::timestamptz, ${endsAt}::timestamptz, 1
       from (select count(*) from old_ended) ending
-      where ${hits.allowed}
       returning *, id as call_id
     ),
     withUser as (
@@ -378,17 +363,15 @@ export async function insertCall(
       target: sql`started.id`,
       detail: sql`jsonb_build_object('direction', started.direction, 'employeeId', started.user_id)`,
     })})
-    select ${hits.columns},
-      w.id, w.organisation_id, w.user_id, w.customer_hash, w.customer_sealed, w.direction, w.started_via,
+    select w.id, w.organisation_id, w.user_id, w.customer_hash, w.customer_sealed, w.direction, w.started_via,
       w.started_at, w.ends_at, w.ended_at, w.full_name, w.email, ${eventSql("w")} as event,
       (select count(*) from queued)::int as queued, (select count(*) from logged) as logged,
       ${eventsSql(sql`old_ended`)} as ended_events, (select count(*) from old_queued)::int as ended_queued,
       (select count(*) from old_expired) as ended_expired, (select count(*) from old_logged) as ended_logged
-    from first left join second on true left join withUser w on true`,
+    from withUser w`,
   );
   if (!row) throw new Error("call insert returned no row");
-  const limits = bothResults(row, p.limits.first, p.limits.second, p.now);
-  return { limits, call: row.id === null ? null : (row as StartedCall) };
+  return row;
 }
 
 /** Renews an active call: endsAt = min(now + 2 minutes, start + 60 minutes). The new endsAt, or undefined. */

@@ -178,24 +178,27 @@ export async function startCall(
       if (endsAt) return { call: { ...active, ends_at: endsAt }, renewed: true };
     }
   }
-  const limits = {
-    first: { key: `calls-start:user:${p.employee.id}`, limit: CALL_LIMITS.startsPerEmployeePerHour, windowMs: HOUR_MS },
-    second: {
+  const { first: perEmployee, second: perOrganisation } = await deps.limits.hitBoth(
+    { key: `calls-start:user:${p.employee.id}`, limit: CALL_LIMITS.startsPerEmployeePerHour, windowMs: HOUR_MS },
+    {
       key: `calls-start:org:${who.organisationId}`,
       limit: CALL_LIMITS.startsPerOrganisationPerMinute,
       windowMs: MINUTE_MS,
     },
-  };
+    now,
+  );
+  if (!perEmployee.allowed) throw callsErrors.tooManyStarts(perEmployee.retryAfterSeconds);
+  if (perOrganisation && !perOrganisation.allowed)
+    throw callsErrors.tooManyOrganisationStarts(perOrganisation.retryAfterSeconds);
   const sealed = sealCustomerRef(deps.config.appSecret, who.organisationId, p.customerRef);
-  // The start's limits are hit in the same statement as the end of the employee's active call and the insert
-  // (a refusal writes nothing else). Concurrent starts for one employee: an insert that meets another start's
-  // new call (the one-active-call index) fails the whole statement, its hits included, and the next try ends
-  // that call and inserts. Each failed try is some other start's success, and every success took one of the
-  // employee's hourly starts, so no start fails more often than that limit (4 tries were too few: 6
+  // Concurrent starts for one employee: each ends the active call and inserts its own, in one statement; an
+  // insert that meets another start's new call (the one-active-call index) fails whole, and the next try ends
+  // that call and inserts. Each failed try is some other start's success, and every start took one of the
+  // employee's hourly starts above, so no start fails more often than that limit (4 tries were too few: 6
   // concurrent starts through PgBouncer answered a 500).
   for (let attempt = 0; ; attempt++) {
     try {
-      const started = await repo.insertCall(deps.db, {
+      const call = await repo.insertCall(deps.db, {
         id: newCallId(),
         organisationId: who.organisationId,
         userId: p.employee.id,
@@ -206,14 +209,7 @@ export async function startCall(
         sessionHash: p.sessionHash,
         now,
         by: who.by,
-        limits,
       });
-      const { first: perEmployee, second: perOrganisation } = started.limits;
-      if (!perEmployee.allowed) throw callsErrors.tooManyStarts(perEmployee.retryAfterSeconds);
-      if (perOrganisation && !perOrganisation.allowed)
-        throw callsErrors.tooManyOrganisationStarts(perOrganisation.retryAfterSeconds);
-      const { call } = started;
-      if (!call) throw new Error("a start let through inserted no call");
       publish(deps, { events: [...call.ended_events, call.event], queued: call.queued > 0 || call.ended_queued > 0 });
       return { call, renewed: false };
     } catch (err) {

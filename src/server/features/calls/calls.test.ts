@@ -422,6 +422,33 @@ describe("the employee's calls (/api/calls)", () => {
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
   });
 
+  it("a start refused by the organisation's limit leaves the employee's call as it was and starts nothing", async () => {
+    const org = await employee();
+    const first = await org.browser.post("/api/calls", { customerRef: "R-1", direction: "outbound" });
+    expect(first.statusCode, first.body).toBe(201);
+    const current = (await org.browser.get("/api/calls/current")).json();
+    // the organisation's 600 starts of the last minute, taken by others
+    const now = t.clock.now().toISOString();
+    await t.database.db.rows(sql`
+      insert into rate_limits (key, hits, allowed, refused, expires_at)
+      values (${`calls-start:org:${org.org.id}`}, array_fill(${now}::timestamptz, array[${CALL_LIMITS.startsPerOrganisationPerMinute}::int]),
+        true, 0, ${now}::timestamptz + interval '1 minute')
+      on conflict (key) do update set hits = excluded.hits`);
+    const written = async () =>
+      (
+        await t.database.db.rows<{ calls: number; ended: number; starts: number }>(sql`
+          select (select count(*) from calls)::int as calls,
+            (select count(*) from calls where ended_at is not null)::int as ended,
+            (select count(*) from audit_log where action = ${AUDIT_ACTIONS.startCall})::int as starts`)
+      )[0];
+    const before = await written();
+    const refused = await org.browser.post("/api/calls", { customerRef: "R-2", direction: "outbound" });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect((await org.browser.get("/api/calls/current")).json()).toEqual(current);
+    expect(await written()).toEqual(before);
+  });
+
   it("malformed input is refused (4xx) and writes nothing", async () => {
     const org = await organisation({ dialler: ["calls:write", "calls:read"] });
     const browser = await signIn(t, org.ada.email);

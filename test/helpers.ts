@@ -485,21 +485,18 @@ export async function statementSent(
   row: Record<string, unknown>,
 ): Promise<SentStatement> {
   let sent: SentStatement | undefined;
+  const caught = (query: SQL) => {
+    const { sql: text, params } = new PgDialect().sqlToQuery(query);
+    sent = { text, params };
+    return [row];
+  };
   const recorder = {
     run: async (statement: Statement, values: Record<string, unknown>) => {
       sent = { text: statement.text, params: fillPlaceholders([...statement.params], values) };
       return [row];
     },
-    prepared: async (_label: string, query: SQL) => {
-      const { sql: text, params } = new PgDialect().sqlToQuery(query);
-      sent = { text, params };
-      return [row];
-    },
-    rows: async (query: SQL) => {
-      const { sql: text, params } = new PgDialect().sqlToQuery(query);
-      sent = { text, params };
-      return [row];
-    },
+    prepared: async (_label: string, query: SQL) => caught(query),
+    rows: async (query: SQL) => caught(query),
   } as unknown as Db;
   await call(recorder);
   if (!sent) throw new Error("no statement sent");

@@ -204,10 +204,6 @@ function toResult(row: LimitRow | undefined, windowMs: number, now: Date): Limit
   };
 }
 
-/**
- * `hit`'s statement, built once and prepared on each connection: as an unnamed statement it was planned on every
- * hit (pg_stat_statements, bench verify-success's issuing: 3,292 plans for 3,292 hits, about 0.1 ms each).
- */
 /** One limit: its key, how many hits its window holds, the window. */
 export type Limit = { key: string; limit: number; windowMs: number };
 
@@ -241,6 +237,10 @@ const BOTH = (() => {
   };
 })();
 
+/**
+ * `hit`'s statement, built once and prepared on each connection: as an unnamed statement it was planned on every
+ * hit (pg_stat_statements, bench verify-success's issuing: 3,292 plans for 3,292 hits, about 0.1 ms each).
+ */
 const HIT = hitPlaceholders("hit");
 const HIT_STATEMENT = statement("rate_limit_hit", HIT.sql, {
   returns: "allowed boolean, oldest timestamptz, refused integer",

@@ -6,11 +6,12 @@
  * `{"url", "origin", "keys", "employees"}` once listening; SIGTERM closes it (and drops its database).
  *   BENCH_ENGINE=pglite | postgres   (postgres needs BENCH_DATABASE_URL)
  */
-import { apiKeys, organisationSites, organisations, sessions, users } from "@server/db/schema";
-import { hmac, randomToken, sha256 } from "@server/lib/crypto";
+import { organisationSites, organisations, sessions, users } from "@server/db/schema";
+import { randomToken, sha256 } from "@server/lib/crypto";
 import type { ApiKeyScope } from "@shared/api-keys";
 import { benchApp, benchDatabase } from "./bench-app";
 import { seedBench } from "./naive-verify";
+import { addKeys } from "./seed-organisation";
 
 const EMPLOYEES = Number(process.env.BENCH_EMPLOYEES ?? 400);
 const { engine, database, dataDir, dispose } = await benchDatabase("bench-calls");
@@ -90,19 +91,9 @@ for (const person of staff) {
   employees.push({ ...person, cookie: `cp_session=${token}` });
 }
 
-async function key(organisationId: number, name: string, scopes: ApiKeyScope[]): Promise<string> {
-  const secret = `cpk_${randomToken(32)}`;
-  await db.insert(apiKeys).values({
-    organisationId,
-    name,
-    scopes,
-    prefix: secret.slice(0, 12),
-    keyHash: hmac(config.appSecret, "api-key", secret),
-    createdBy: boss!.id,
-    createdAt: now,
-  });
-  return secret;
-}
+/** `count` keys of the organisation with `scopes`, made by its superuser (support/seed-organisation.ts). */
+const newKeys = (organisationId: number, count: number, scopes: ApiKeyScope[]) =>
+  addKeys(database, config.appSecret, { organisationId, createdBy: boss.id, now }, count, scopes);
 /**
  * An API key may make 600 requests a minute: the throughput run spreads its look-ups over 300 calls:read keys
  * (10 of this organisation's and 58 of each of 5 more organisations'), so that at 2,500 a second, with
@@ -111,7 +102,7 @@ async function key(organisationId: number, name: string, scopes: ApiKeyScope[]):
  * (decision 002), so a key near its limit pays for a longer row. The latency runs rotate over 5 dialler keys.
  */
 const load: string[] = [];
-for (let i = 0; i < 10; i++) load.push(await key(org.id, `Bench load ${i}`, ["calls:read"]));
+load.push(...(await newKeys(org.id, 10, ["calls:read"])));
 for (let n = 0; n < 5; n++) {
   const [other] = await db
     .insert(organisations)
@@ -123,13 +114,12 @@ for (let n = 0; n < 5; n++) {
       createdAt: now,
     })
     .returning();
-  for (let i = 0; i < 58; i++) load.push(await key(other!.id, `Bench load ${n}.${i}`, ["calls:read"]));
+  load.push(...(await newKeys(other!.id, 58, ["calls:read"])));
 }
-const diallers: string[] = [];
-for (let i = 0; i < 5; i++) diallers.push(await key(org.id, `Bench dialler ${i}`, ["calls:write"]));
+const diallers = await newKeys(org.id, 5, ["calls:write"]);
 const keys = {
-  reader: await key(org.id, "Bench status", ["calls:read"]),
-  answerer: await key(org.id, "Bench app", ["calls:read", "checks:answer"]),
+  reader: (await newKeys(org.id, 1, ["calls:read"]))[0] as string,
+  answerer: (await newKeys(org.id, 1, ["calls:read", "checks:answer"]))[0] as string,
   diallers,
   load,
 };

@@ -114,6 +114,7 @@ async function requestStatements() {
       endCallById: await sent((db) =>
         repo.endCalls(db, { where: repo.callByIdSql("call_x"), reason: "ended", now, by }),
       ),
+      endCall: await sent((db) => repo.endCall(db, { id: "call_x", reason: "ended", now, by })),
       insertCheck: await sent((db) =>
         repo.insertCheck(db, { id: "chk_x", callId: "call_x", requestedBy: null, now, by }),
       ),

@@ -4,7 +4,7 @@ import { sessionIdSql, sessionLiveSql, userActiveSql } from "@server/features/us
 import { queueDeliveries } from "@server/features/webhooks";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import { CALL_LIMITS, type CallDirection, type CheckStatus } from "@shared/calls";
-import { type SQL, sql } from "drizzle-orm";
+import { type Placeholder, type SQL, sql } from "drizzle-orm";
 
 /**
  * Every process hears on it each change of a call or check: `<organisationId>:<customerHash>:<callId>`
@@ -15,6 +15,10 @@ import { type SQL, sql } from "drizzle-orm";
 export const CALL_EVENTS_CHANNEL = "call_events";
 
 const iso = (d: Date) => d.toISOString();
+/** A placeholder of a statement built once (db/client `statement`), filled by name when it runs. */
+const $ = (name: string) => sql.placeholder(name);
+/** Values as a statement takes them: each a JS value (sent as a parameter) or a placeholder of a statement built once. */
+type Bound<T> = { [K in keyof T]: T[K] | Placeholder };
 /** A timestamp column as the ISO text the answers use. */
 const isoSql = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 /** The first word of a full name, as the customer sees the employee. */
@@ -49,9 +53,9 @@ const pendingCheckSql = (alias: string, at?: SQL) =>
 export const jobOpenSql = sql`c.ended_at is null and c.end_reason is null`;
 
 /** `endCalls`' choice of the call with this id. */
-export const callByIdSql = (id: string) => sql`c.id = ${id}::text`;
+export const callByIdSql = (id: string | Placeholder) => sql`c.id = ${id}::text`;
 /** `endCalls`' choice of the employee's active call (through the index of active calls by employee, `activeCallSql`). */
-export const callOfEmployeeSql = (userId: number) => sql`c.user_id = ${userId}::int and c.ended_at is null`;
+export const callOfEmployeeSql = (userId: number | Placeholder) => sql`c.user_id = ${userId}::int and c.ended_at is null`;
 /** The same for several employees. */
 export const callsOfEmployeesSql = (userIds: number[]) =>
   sql`c.user_id = any(${`{${userIds.map(Number).join(",")}}`}::int[]) and c.ended_at is null`;
@@ -68,9 +72,13 @@ export type AuditBy = {
   via: string;
 };
 
+/** The placeholders of an `AuditBy` in a statement built once, and their values. */
+const BY: Bound<AuditBy> = { actorId: $("actor_id"), actorEmail: $("actor_email"), ip: $("ip"), via: $("via") };
+const byValues = (by: AuditBy) => ({ actor_id: by.actorId, actor_email: by.actorEmail, ip: by.ip, via: by.via });
+
 const auditInsert = (p: {
-  at: string;
-  by: AuditBy;
+  at: string | Placeholder;
+  by: Bound<AuditBy>;
   action: AuditAction;
   from: SQL;
   organisationId: SQL;
@@ -95,15 +103,24 @@ export type EndedCall = { id: string; user_id: number; organisation_id: number; 
  * carries its call's event and the statement's count of queued deliveries, to publish after the commit.
  */
 export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Date; by: AuditBy }) {
-  return db.prepared<EndedCall>(
-    "calls_end",
-    sql`
-    with ${endCallsCtes(p, "")}
-    select e.id, e.user_id, e.organisation_id, e.end_reason, ${eventSql("e")} as event,
-      (select count(*) from expired) as expired, (select count(*) from queued)::int as queued,
-      (select count(*) from logged) as logged
-    from ended e`,
-  );
+  return db.prepared<EndedCall>("calls_end", endCallsSql({ ...p, now: iso(p.now) }));
+}
+
+const endCallsSql = (p: Parameters<typeof endCallsCtes>[0]) => sql`
+  with ${endCallsCtes(p, "")}
+  select e.id, e.user_id, e.organisation_id, e.end_reason, ${eventSql("e")} as event,
+    (select count(*) from expired) as expired, (select count(*) from queued)::int as queued,
+    (select count(*) from logged) as logged
+  from ended e`;
+
+const END_CALL = statement(
+  "calls_end_one",
+  endCallsSql({ where: callByIdSql($("id")), reason: $("reason"), now: $("now"), by: BY }),
+);
+
+/** `endCalls` of the call with this id, built once (the end of one call: a hot route's). */
+export async function endCall(db: Db, p: { id: string; reason: string; now: Date; by: AuditBy }) {
+  return db.run<EndedCall>(END_CALL, { id: p.id, reason: p.reason, now: iso(p.now), ...byValues(p.by) });
 }
 
 /**
@@ -111,8 +128,11 @@ export async function endCalls(db: Db, p: { where: SQL; reason: string; now: Dat
  * customer_hash, end_reason…), `${prefix}expired`, `${prefix}queued` and `${prefix}logged`, for a statement
  * that ends calls before it does more (`insertCall`).
  */
-function endCallsCtes(p: { where: SQL; reason: string; now: Date; by: AuditBy }, prefix: string) {
-  const now = iso(p.now);
+function endCallsCtes(
+  p: { where: SQL; reason: string | Placeholder; now: string | Placeholder; by: Bound<AuditBy> },
+  prefix: string,
+) {
+  const now = p.now;
   const ended = sql.raw(`${prefix}ended`);
   return sql`
     ${ended} as (
@@ -209,14 +229,16 @@ export type CallRow = {
 const CALL_COLUMNS = sql`c.id, c.organisation_id, c.user_id, c.customer_hash, c.customer_sealed, c.direction,
   c.started_via, c.started_at, c.ends_at, c.ended_at, u.full_name, u.email`;
 
+const ACTIVE_CALL_OF = statement(
+  "calls_active_of",
+  sql`
+  select ${CALL_COLUMNS} from calls c join users u on u.id = c.user_id
+  where c.user_id = ${$("user_id")}::int and c.ended_at is null and c.ends_at > ${$("now")}::timestamptz`,
+);
+
 /** The user's active call (ended, or past its endsAt, is not active), or undefined. */
 export async function activeCallOf(db: Db, userId: number, now: Date): Promise<CallRow | undefined> {
-  const [row] = await db.prepared<CallRow>(
-    "calls_active_of",
-    sql`
-    select ${CALL_COLUMNS} from calls c join users u on u.id = c.user_id
-    where c.user_id = ${userId}::int and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz`,
-  );
+  const [row] = await db.run<CallRow>(ACTIVE_CALL_OF, { user_id: userId, now: iso(now) });
   return row;
 }
 
@@ -233,6 +255,21 @@ export type EmployeeWithCall = {
   call: CallRow | null;
 };
 
+const EMPLOYEE_WITH_CALL = statement(
+  "calls_employee_with_call",
+  sql`
+  select u.id, u.email, u.full_name, u.organisation_id, u.status, u.role, u.email_verified_at,
+    c.id as call_id, c.organisation_id as call_organisation_id, c.customer_hash as call_customer_hash,
+    c.customer_sealed as call_customer_sealed, c.direction as call_direction, c.started_via as call_started_via,
+    c.started_at as call_started_at, c.ends_at as call_ends_at
+  from users u
+    left join lateral (
+      select * from calls c where c.user_id = u.id and c.ended_at is null and c.ends_at > ${$("now")}::timestamptz
+      limit 1
+    ) c on true
+  where u.email = ${$("email")}::text`,
+);
+
 /**
  * The account with this e-mail (stored trimmed and in lower case) and its active call at `now`, in one
  * statement: what a dialler's start reads before it renews that call or starts another. Undefined when none.
@@ -240,7 +277,7 @@ export type EmployeeWithCall = {
  * active calls whole (`calls/plans.test.ts`).
  */
 export async function employeeWithActiveCall(db: Db, email: string, now: Date): Promise<EmployeeWithCall | undefined> {
-  const [row] = await db.prepared<
+  const [row] = await db.run<
     Omit<EmployeeWithCall, "call"> & {
       call_id: string | null;
       call_organisation_id: number;
@@ -251,20 +288,7 @@ export async function employeeWithActiveCall(db: Db, email: string, now: Date): 
       call_started_at: Date;
       call_ends_at: Date;
     }
-  >(
-    "calls_employee_with_call",
-    sql`
-    select u.id, u.email, u.full_name, u.organisation_id, u.status, u.role, u.email_verified_at,
-      c.id as call_id, c.organisation_id as call_organisation_id, c.customer_hash as call_customer_hash,
-      c.customer_sealed as call_customer_sealed, c.direction as call_direction, c.started_via as call_started_via,
-      c.started_at as call_started_at, c.ends_at as call_ends_at
-    from users u
-      left join lateral (
-        select * from calls c where c.user_id = u.id and c.ended_at is null and c.ends_at > ${iso(now)}::timestamptz
-        limit 1
-      ) c on true
-    where u.email = ${email.trim().toLowerCase()}::text`,
-  );
+  >(EMPLOYEE_WITH_CALL, { email: email.trim().toLowerCase(), now: iso(now) });
   if (!row) return undefined;
   const { id, email: address, full_name, organisation_id, status, role, email_verified_at } = row;
   const call: CallRow | null =
@@ -287,16 +311,67 @@ export async function employeeWithActiveCall(db: Db, email: string, now: Date): 
   return { id, email: address, full_name, organisation_id, status, role, email_verified_at, call };
 }
 
+const FIND_CALL = statement(
+  "calls_find",
+  sql`
+  select ${CALL_COLUMNS} from calls c join users u on u.id = c.user_id
+  where c.id = ${$("id")}::text and c.organisation_id = ${$("organisation_id")}::int`,
+);
+
 /** A call of the organisation (any state), or undefined. */
 export async function findCall(db: Db, organisationId: number, id: string): Promise<CallRow | undefined> {
-  const [row] = await db.prepared<CallRow>(
-    "calls_find",
-    sql`
-    select ${CALL_COLUMNS} from calls c join users u on u.id = c.user_id
-    where c.id = ${id}::text and c.organisation_id = ${organisationId}::int`,
-  );
+  const [row] = await db.run<CallRow>(FIND_CALL, { id, organisation_id: organisationId });
   return row;
 }
+
+// The insert reads from the end of the employee's active call (`old_ended`), so that it comes after it: the
+// one-active-call index then sees that call ended by this statement.
+const INSERT_CALL = statement(
+  "calls_insert",
+  sql`
+  with ${endCallsCtes({ where: callOfEmployeeSql($("user_id")), reason: "replaced", now: $("now"), by: BY }, "old_")},
+  started as (
+    insert into calls (id, organisation_id, user_id, customer_hash, customer_sealed, direction, started_via,
+      session_id, started_at, renewed_at, ends_at, sequence)
+    select ${$("id")}::text, ${$("organisation_id")}::int, ${$("user_id")}::int, ${$("customer_hash")}::text,
+      ${$("customer_sealed")}::text, ${$("direction")}::text, ${$("started_via")}::text,
+      ${sessionIdSql(sql`${$("session_hash")}::text`)}, ${$("now")}::timestamptz,
+      ${$("now")}::timestamptz, ${$("ends_at")}::timestamptz, 1
+    from (select count(*) from old_ended) ending
+    returning *, id as call_id
+  ),
+  withUser as (
+    select started.*, u.full_name, u.email from started join users u on u.id = started.user_id
+  ),
+  queued as (${queueDeliveries({
+    type: "call.started",
+    now: $("now"),
+    from: sql`withUser`,
+    organisationId: sql`withUser.organisation_id`,
+    data: sql`jsonb_build_object('id', withUser.id, 'customerRef', withUser.customer_sealed,
+      'direction', withUser.direction,
+      'employee', jsonb_build_object('firstName', ${firstNameSql(sql`withUser.full_name`)},
+        'fullName', withUser.full_name, 'email', withUser.email),
+      'startedAt', ${isoSql(sql`withUser.started_at`)}, 'sequence', withUser.sequence)`,
+    customerHash: sql`withUser.customer_hash`,
+    callId: sql`withUser.id`,
+  })}),
+  logged as (${auditInsert({
+    at: $("now"),
+    by: BY,
+    action: AUDIT_ACTIONS.startCall,
+    from: sql`started`,
+    organisationId: sql`started.organisation_id`,
+    target: sql`started.id`,
+    detail: sql`jsonb_build_object('direction', started.direction, 'employeeId', started.user_id)`,
+  })})
+  select w.id, w.organisation_id, w.user_id, w.customer_hash, w.customer_sealed, w.direction, w.started_via,
+    w.started_at, w.ends_at, w.ended_at, w.full_name, w.email, ${eventSql("w")} as event,
+    (select count(*) from queued)::int as queued, (select count(*) from logged) as logged,
+    ${eventsSql(sql`old_ended`)} as ended_events, (select count(*) from old_queued)::int as ended_queued,
+    (select count(*) from old_expired) as ended_expired, (select count(*) from old_logged) as ended_logged
+  from withUser w`,
+);
 
 /**
  * Starts a call: the employee's active call ends first ("replaced", as `endCalls` ends it), then the new call
@@ -319,75 +394,40 @@ export async function insertCall(
     by: AuditBy;
   },
 ): Promise<CallRow & Published & { ended_events: string[]; ended_queued: number }> {
-  const now = iso(p.now);
-  const endsAt = iso(new Date(p.now.getTime() + CALL_LIMITS.renewWithinMs));
-  const replaced = { where: callOfEmployeeSql(p.userId), reason: "replaced", now: p.now, by: p.by };
-  // The insert reads from the end of the employee's active call (`old_ended`), so that it comes after it: the
-  // one-active-call index then sees that call ended by this statement.
-  const [row] = await db.prepared<CallRow & Published & { ended_events: string[]; ended_queued: number }>(
-    "calls_insert",
-    sql`
-    with ${endCallsCtes(replaced, "old_")},
-    started as (
-      insert into calls (id, organisation_id, user_id, customer_hash, customer_sealed, direction, started_via,
-        session_id, started_at, renewed_at, ends_at, sequence)
-      select ${p.id}::text, ${p.organisationId}::int, ${p.userId}::int, ${p.customerHash}::text,
-        ${p.customerSealed}::text, ${p.direction}::text, ${p.startedVia}::text,
-        ${sessionIdSql(sql`${p.sessionHash}::text`)}, ${now}::timestamptz,
-        ${now}::timestamptz, ${endsAt}::timestamptz, 1
-      from (select count(*) from old_ended) ending
-      returning *, id as call_id
-    ),
-    withUser as (
-      select started.*, u.full_name, u.email from started join users u on u.id = started.user_id
-    ),
-    queued as (${queueDeliveries({
-      type: "call.started",
-      now,
-      from: sql`withUser`,
-      organisationId: sql`withUser.organisation_id`,
-      data: sql`jsonb_build_object('id', withUser.id, 'customerRef', withUser.customer_sealed,
-        'direction', withUser.direction,
-        'employee', jsonb_build_object('firstName', ${firstNameSql(sql`withUser.full_name`)},
-          'fullName', withUser.full_name, 'email', withUser.email),
-        'startedAt', ${isoSql(sql`withUser.started_at`)}, 'sequence', withUser.sequence)`,
-      customerHash: sql`withUser.customer_hash`,
-      callId: sql`withUser.id`,
-    })}),
-    logged as (${auditInsert({
-      at: now,
-      by: p.by,
-      action: AUDIT_ACTIONS.startCall,
-      from: sql`started`,
-      organisationId: sql`started.organisation_id`,
-      target: sql`started.id`,
-      detail: sql`jsonb_build_object('direction', started.direction, 'employeeId', started.user_id)`,
-    })})
-    select w.id, w.organisation_id, w.user_id, w.customer_hash, w.customer_sealed, w.direction, w.started_via,
-      w.started_at, w.ends_at, w.ended_at, w.full_name, w.email, ${eventSql("w")} as event,
-      (select count(*) from queued)::int as queued, (select count(*) from logged) as logged,
-      ${eventsSql(sql`old_ended`)} as ended_events, (select count(*) from old_queued)::int as ended_queued,
-      (select count(*) from old_expired) as ended_expired, (select count(*) from old_logged) as ended_logged
-    from withUser w`,
-  );
+  const [row] = await db.run<CallRow & Published & { ended_events: string[]; ended_queued: number }>(INSERT_CALL, {
+    id: p.id,
+    organisation_id: p.organisationId,
+    user_id: p.userId,
+    customer_hash: p.customerHash,
+    customer_sealed: p.customerSealed,
+    direction: p.direction,
+    started_via: p.startedVia,
+    session_hash: p.sessionHash,
+    now: iso(p.now),
+    ends_at: iso(new Date(p.now.getTime() + CALL_LIMITS.renewWithinMs)),
+    ...byValues(p.by),
+  });
   if (!row) throw new Error("call insert returned no row");
   return row;
 }
 
+const RENEW_CALL = statement(
+  "calls_renew",
+  sql`
+  update calls c set renewed_at = ${$("now")}::timestamptz,
+    ends_at = least(${$("now")}::timestamptz + interval '${sql.raw(String(CALL_LIMITS.renewWithinMs / 1000))} seconds',
+      c.started_at + interval '${sql.raw(String(CALL_LIMITS.maxLengthMs / 1000))} seconds')
+  where c.id = ${$("id")}::text and c.user_id = ${$("user_id")}::int
+    and ${activeCallSql("c", sql`${$("now")}::timestamptz`)}
+  returning c.ends_at`,
+);
+
 /** Renews an active call: endsAt = min(now + 2 minutes, start + 60 minutes). The new endsAt, or undefined. */
 export async function renewCall(db: Db, p: { id: string; userId: number; now: Date }) {
-  const now = iso(p.now);
-  const [row] = await db.prepared<{ ends_at: Date }>(
-    "calls_renew",
-    sql`
-    update calls c set renewed_at = ${now}::timestamptz,
-      ends_at = least(${now}::timestamptz + interval '${sql.raw(String(CALL_LIMITS.renewWithinMs / 1000))} seconds',
-        c.started_at + interval '${sql.raw(String(CALL_LIMITS.maxLengthMs / 1000))} seconds')
-    where c.id = ${p.id}::text and c.user_id = ${p.userId}::int and ${activeCallSql("c", sql`${now}::timestamptz`)}
-    returning c.ends_at`,
-  );
+  const [row] = await db.run<{ ends_at: Date }>(RENEW_CALL, { id: p.id, user_id: p.userId, now: iso(p.now) });
   return row?.ends_at;
 }
+
 
 /** Marks a call disowned (the caller ends it next). Whether it was an active API-started call of the user. */
 export async function markDisowned(db: Db, p: { id: string; userId: number; now: Date }) {
@@ -429,6 +469,25 @@ export async function expireDueChecks(db: Db, now: Date) {
   return { n: row?.n ?? 0, wake: { events: row?.events ?? [], queued: false } satisfies CallWake };
 }
 
+const EXPIRE_AND_CONFLICT = statement(
+  "checks_expire_conflict",
+  sql`
+  with expired as (
+    update customer_checks k set status = 'expired'
+    where k.organisation_id = ${$("organisation_id")}::int and k.customer_hash = ${$("customer_hash")}::text
+      and k.status = 'pending' and k.expires_at <= ${$("now")}::timestamptz
+    returning k.id, k.organisation_id, k.customer_hash, k.call_id
+  )
+  select (select case when k.status = 'pending' then 'pending' else 'denied' end
+      from customer_checks k
+      where ((k.organisation_id = ${$("organisation_id")}::int and k.customer_hash = ${$("customer_hash")}::text
+          and k.status = 'pending')
+        or (k.call_id = ${$("call_id")}::text and k.status = 'denied'))
+        and not exists (select 1 from expired e where e.id = k.id)
+      limit 1) as reason,
+    ${eventsSql(sql`expired`)} as events`,
+);
+
 /**
  * Before a check is asked for, in one statement: the customer's pending checks past their expiry are marked
  * expired (their calls' events to publish), then why a check cannot be asked for: the customer's pending
@@ -440,26 +499,61 @@ export async function expireAndConflict(
   call: { id: string; organisation_id: number; customer_hash: string },
   now: Date,
 ) {
-  const [row] = await db.prepared<{ reason: "pending" | "denied" | null; events: string[] }>(
-    "checks_expire_conflict",
-    sql`
-    with expired as (
-      update customer_checks k set status = 'expired'
-      where k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text
-        and k.status = 'pending' and k.expires_at <= ${iso(now)}::timestamptz
-      returning k.id, k.organisation_id, k.customer_hash, k.call_id
-    )
-    select (select case when k.status = 'pending' then 'pending' else 'denied' end
-        from customer_checks k
-        where ((k.organisation_id = ${call.organisation_id}::int and k.customer_hash = ${call.customer_hash}::text
-            and k.status = 'pending')
-          or (k.call_id = ${call.id}::text and k.status = 'denied'))
-          and not exists (select 1 from expired e where e.id = k.id)
-        limit 1) as reason,
-      ${eventsSql(sql`expired`)} as events`,
-  );
+  const [row] = await db.run<{ reason: "pending" | "denied" | null; events: string[] }>(EXPIRE_AND_CONFLICT, {
+    organisation_id: call.organisation_id,
+    customer_hash: call.customer_hash,
+    call_id: call.id,
+    now: iso(now),
+  });
   return { reason: row?.reason ?? null, wake: { events: row?.events ?? [], queued: false } satisfies CallWake };
 }
+
+const INSERT_CHECK = statement(
+  "checks_insert",
+  sql`
+  with call as (
+    update calls c set sequence = c.sequence + 1
+    where c.id = ${$("call_id")}::text and ${activeCallSql("c", sql`${$("now")}::timestamptz`)}
+    returning c.id, c.organisation_id, c.customer_hash, c.customer_sealed, c.direction, c.sequence, c.user_id
+  ),
+  asked as (
+    insert into customer_checks (id, call_id, organisation_id, customer_hash, requested_by, requested_via, status,
+      created_at, expires_at)
+    select ${$("id")}::text, call.id, call.organisation_id, call.customer_hash, ${$("requested_by")}::int, ${$("via")}::text,
+      'pending', ${$("now")}::timestamptz, ${$("expires_at")}::timestamptz
+    from call
+    returning *, call_id as call_id_
+  ),
+  ev as (
+    select asked.id, asked.call_id, asked.organisation_id, asked.customer_hash, asked.expires_at, call.customer_sealed,
+      call.direction, call.sequence, u.full_name
+    from asked join call on call.id = asked.call_id join users u on u.id = call.user_id
+  ),
+  queued as (${queueDeliveries({
+    type: "customer-check.requested",
+    now: $("now"),
+    from: sql`ev`,
+    organisationId: sql`ev.organisation_id`,
+    data: sql`jsonb_build_object('id', ev.id, 'callId', ev.call_id, 'customerRef', ev.customer_sealed,
+      'direction', ev.direction, 'employee', jsonb_build_object('firstName', ${firstNameSql(sql`ev.full_name`)}),
+      'expiresAt', ${isoSql(sql`ev.expires_at`)}, 'sequence', ev.sequence)`,
+    customerHash: sql`ev.customer_hash`,
+    callId: sql`ev.call_id`,
+  })}),
+  logged as (${auditInsert({
+    at: $("now"),
+    by: BY,
+    action: AUDIT_ACTIONS.requestCheck,
+    from: sql`asked`,
+    organisationId: sql`asked.organisation_id`,
+    target: sql`asked.call_id`,
+    detail: sql`jsonb_build_object('checkId', asked.id)`,
+  })})
+  select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
+    a.answered_via, ${eventSql("a")} as event, (select count(*) from queued)::int as queued,
+    (select count(*) from logged) as logged
+  from asked a`,
+);
 
 /**
  * Inserts a pending check of an active call (its `customer-check.requested` delivery with the call's next
@@ -470,77 +564,84 @@ export async function insertCheck(
   db: Db,
   p: { id: string; callId: string; requestedBy: number | null; now: Date; by: AuditBy },
 ): Promise<(CheckRow & Published) | undefined> {
-  const now = iso(p.now);
-  const expiresAt = iso(new Date(p.now.getTime() + CALL_LIMITS.checkLifetimeMs));
-  const [row] = await db.prepared<CheckRow & Published>(
-    "checks_insert",
-    sql`
-    with call as (
-      update calls c set sequence = c.sequence + 1
-      where c.id = ${p.callId}::text and ${activeCallSql("c", sql`${now}::timestamptz`)}
-      returning c.id, c.organisation_id, c.customer_hash, c.customer_sealed, c.direction, c.sequence, c.user_id
-    ),
-    asked as (
-      insert into customer_checks (id, call_id, organisation_id, customer_hash, requested_by, requested_via, status,
-        created_at, expires_at)
-      select ${p.id}::text, call.id, call.organisation_id, call.customer_hash, ${p.requestedBy}::int, ${p.by.via}::text,
-        'pending', ${now}::timestamptz, ${expiresAt}::timestamptz
-      from call
-      returning *, call_id as call_id_
-    ),
-    ev as (
-      select asked.id, asked.call_id, asked.organisation_id, asked.customer_hash, asked.expires_at, call.customer_sealed,
-        call.direction, call.sequence, u.full_name
-      from asked join call on call.id = asked.call_id join users u on u.id = call.user_id
-    ),
-    queued as (${queueDeliveries({
-      type: "customer-check.requested",
-      now,
-      from: sql`ev`,
-      organisationId: sql`ev.organisation_id`,
-      data: sql`jsonb_build_object('id', ev.id, 'callId', ev.call_id, 'customerRef', ev.customer_sealed,
-        'direction', ev.direction, 'employee', jsonb_build_object('firstName', ${firstNameSql(sql`ev.full_name`)}),
-        'expiresAt', ${isoSql(sql`ev.expires_at`)}, 'sequence', ev.sequence)`,
-      customerHash: sql`ev.customer_hash`,
-      callId: sql`ev.call_id`,
-    })}),
-    logged as (${auditInsert({
-      at: now,
-      by: p.by,
-      action: AUDIT_ACTIONS.requestCheck,
-      from: sql`asked`,
-      organisationId: sql`asked.organisation_id`,
-      target: sql`asked.call_id`,
-      detail: sql`jsonb_build_object('checkId', asked.id)`,
-    })})
-    select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
-      a.answered_via, ${eventSql("a")} as event, (select count(*) from queued)::int as queued,
-      (select count(*) from logged) as logged
-    from asked a`,
-  );
+  const [row] = await db.run<CheckRow & Published>(INSERT_CHECK, {
+    id: p.id,
+    call_id: p.callId,
+    requested_by: p.requestedBy,
+    now: iso(p.now),
+    expires_at: iso(new Date(p.now.getTime() + CALL_LIMITS.checkLifetimeMs)),
+    ...byValues(p.by),
+  });
   return row;
 }
 
+const CHECK_COLUMNS = sql`id, call_id, organisation_id, customer_hash, status, created_at, expires_at, answered_at,
+  answered_via`;
+const FIND_CHECK = statement(
+  "checks_find",
+  sql`select ${CHECK_COLUMNS} from customer_checks
+  where id = ${$("id")}::text and organisation_id = ${$("organisation_id")}::int`,
+);
+const LATEST_CHECK_OF_CALL = statement(
+  "checks_latest_of_call",
+  sql`select ${CHECK_COLUMNS} from customer_checks
+  where call_id = ${$("call_id")}::text order by created_at desc, id desc limit 1`,
+);
+
 export async function findCheck(db: Db, organisationId: number, id: string): Promise<CheckRow | undefined> {
-  const [row] = await db.prepared<CheckRow>(
-    "checks_find",
-    sql`
-    select id, call_id, organisation_id, customer_hash, status, created_at, expires_at, answered_at, answered_via
-    from customer_checks where id = ${id}::text and organisation_id = ${organisationId}::int`,
-  );
+  const [row] = await db.run<CheckRow>(FIND_CHECK, { id, organisation_id: organisationId });
   return row;
 }
 
 /** The call's newest check, or undefined. */
 export async function latestCheckOfCall(db: Db, callId: string): Promise<CheckRow | undefined> {
-  const [row] = await db.prepared<CheckRow>(
-    "checks_latest_of_call",
-    sql`
-    select id, call_id, organisation_id, customer_hash, status, created_at, expires_at, answered_at, answered_via
-    from customer_checks where call_id = ${callId}::text order by created_at desc, id desc limit 1`,
-  );
+  const [row] = await db.run<CheckRow>(LATEST_CHECK_OF_CALL, { call_id: callId });
   return row;
 }
+
+const ANSWER_CHECK = statement(
+  "checks_answer",
+  sql`
+  with answered as (
+    update customer_checks k set status = ${$("answer")}::text, answered_at = ${$("now")}::timestamptz,
+      answered_via = ${$("answered_via")}::text
+    from calls c
+    where k.id = ${$("check_id")}::text and k.organisation_id = ${$("organisation_id")}::int
+      and (${$("customer_hash")}::text is null or k.customer_hash = ${$("customer_hash")}::text)
+      and ${pendingCheckSql("k", sql`${$("now")}::timestamptz`)}
+      and c.id = k.call_id and ${activeCallSql("c", sql`${$("now")}::timestamptz`)}
+    returning k.*
+  ),
+  call as (
+    update calls c set sequence = c.sequence + 1 from answered
+    where c.id = answered.call_id
+    returning c.id, c.customer_sealed, c.sequence
+  ),
+  queued as (${queueDeliveries({
+    type: "customer-check.answered",
+    now: $("now"),
+    from: sql`answered join call on call.id = answered.call_id`,
+    organisationId: sql`answered.organisation_id`,
+    data: sql`jsonb_build_object('id', answered.id, 'callId', answered.call_id, 'customerRef', call.customer_sealed,
+      'status', answered.status, 'answeredAt', ${isoSql(sql`answered.answered_at`)},
+      'answeredVia', answered.answered_via, 'sequence', call.sequence)`,
+    customerHash: sql`answered.customer_hash`,
+    callId: sql`answered.call_id`,
+  })}),
+  logged as (${auditInsert({
+    at: $("now"),
+    by: BY,
+    action: AUDIT_ACTIONS.answerCheck,
+    from: sql`answered`,
+    organisationId: sql`answered.organisation_id`,
+    target: sql`answered.call_id`,
+    detail: sql`jsonb_build_object('checkId', answered.id, 'answer', answered.status)`,
+  })})
+  select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
+    a.answered_via, ${eventSql("a")} as event, (select count(*) from queued)::int as queued,
+    (select count(*) from logged) as logged
+  from answered a`,
+);
 
 /**
  * Answers a pending, unexpired check of an active call, once (the status condition makes exactly one of
@@ -559,50 +660,15 @@ export async function answerPendingCheck(
     by: AuditBy;
   },
 ): Promise<(CheckRow & Published) | undefined> {
-  const now = iso(p.now);
-  const [row] = await db.prepared<CheckRow & Published>(
-    "checks_answer",
-    sql`
-    with answered as (
-      update customer_checks k set status = ${p.answer}::text, answered_at = ${now}::timestamptz,
-        answered_via = ${p.via}::text
-      from calls c
-      where k.id = ${p.checkId}::text and k.organisation_id = ${p.organisationId}::int
-        and (${p.customerHash}::text is null or k.customer_hash = ${p.customerHash}::text)
-        and ${pendingCheckSql("k", sql`${now}::timestamptz`)}
-        and c.id = k.call_id and ${activeCallSql("c", sql`${now}::timestamptz`)}
-      returning k.*
-    ),
-    call as (
-      update calls c set sequence = c.sequence + 1 from answered
-      where c.id = answered.call_id
-      returning c.id, c.customer_sealed, c.sequence
-    ),
-    queued as (${queueDeliveries({
-      type: "customer-check.answered",
-      now,
-      from: sql`answered join call on call.id = answered.call_id`,
-      organisationId: sql`answered.organisation_id`,
-      data: sql`jsonb_build_object('id', answered.id, 'callId', answered.call_id, 'customerRef', call.customer_sealed,
-        'status', answered.status, 'answeredAt', ${isoSql(sql`answered.answered_at`)},
-        'answeredVia', answered.answered_via, 'sequence', call.sequence)`,
-      customerHash: sql`answered.customer_hash`,
-      callId: sql`answered.call_id`,
-    })}),
-    logged as (${auditInsert({
-      at: now,
-      by: p.by,
-      action: AUDIT_ACTIONS.answerCheck,
-      from: sql`answered`,
-      organisationId: sql`answered.organisation_id`,
-      target: sql`answered.call_id`,
-      detail: sql`jsonb_build_object('checkId', answered.id, 'answer', answered.status)`,
-    })})
-    select a.id, a.call_id, a.organisation_id, a.customer_hash, a.status, a.created_at, a.expires_at, a.answered_at,
-      a.answered_via, ${eventSql("a")} as event, (select count(*) from queued)::int as queued,
-      (select count(*) from logged) as logged
-    from answered a`,
-  );
+  const [row] = await db.run<CheckRow & Published>(ANSWER_CHECK, {
+    answer: p.answer,
+    now: iso(p.now),
+    answered_via: p.via,
+    check_id: p.checkId,
+    organisation_id: p.organisationId,
+    customer_hash: p.customerHash,
+    ...byValues(p.by),
+  });
   return row;
 }
 
@@ -650,11 +716,10 @@ const customerStatusSql = (organisationId: SQL, customerHash: SQL, at: SQL) => {
       order by k.created_at desc, k.id desc limit 1))`;
 };
 
-const $ = (name: string) => sql`${sql.placeholder(name)}`;
 /** `customerStatusSql` of the placeholders `organisation_id`, `customer_hash` and `now`, as a function. */
 const STATUS_OF = statement(
   "call_status_of",
-  sql`select ${customerStatusSql($("organisation_id"), $("customer_hash"), $("now"))}`,
+  sql`select ${customerStatusSql(sql`${$("organisation_id")}`, sql`${$("customer_hash")}`, sql`${$("now")}`)}`,
   { returns: "json", scalar: true },
 );
 
@@ -687,19 +752,26 @@ export async function customerStatus(db: Db, organisationId: number, customerHas
   return rows[0]?.status ?? { calling: [], last: null, check: null };
 }
 
+const COLLEAGUES_ON_CALL = statement(
+  "calls_colleagues",
+  sql`
+  select count(distinct c.user_id)::int as n from calls c
+  where c.organisation_id = ${$("organisation_id")}::int and c.customer_hash = ${$("customer_hash")}::text
+    and c.user_id <> ${$("user_id")}::int and ${activeCallSql("c", sql`${$("now")}::timestamptz`)}`,
+);
+
 /** How many other employees have an active call with the same customer. */
 export async function colleaguesOnCall(
   db: Db,
   call: { organisation_id: number; customer_hash: string; user_id: number },
   now: Date,
 ) {
-  const [row] = await db.prepared<{ n: number }>(
-    "calls_colleagues",
-    sql`
-    select count(distinct c.user_id)::int as n from calls c
-    where c.organisation_id = ${call.organisation_id}::int and c.customer_hash = ${call.customer_hash}::text
-      and c.user_id <> ${call.user_id}::int and ${activeCallSql("c", sql`${iso(now)}::timestamptz`)}`,
-  );
+  const [row] = await db.run<{ n: number }>(COLLEAGUES_ON_CALL, {
+    organisation_id: call.organisation_id,
+    customer_hash: call.customer_hash,
+    user_id: call.user_id,
+    now: iso(now),
+  });
   return row?.n ?? 0;
 }
 

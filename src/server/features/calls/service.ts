@@ -54,6 +54,11 @@ export async function endCalls(deps: Deps, p: Parameters<typeof repo.endCalls>[1
   return rows;
 }
 
+/** `repo.endCall` (the call with this id), published. */
+export async function endCall(deps: Deps, p: Parameters<typeof repo.endCall>[1]) {
+  publishRows(deps, await repo.endCall(deps.db, p));
+}
+
 /** Who starts, ends or asks: an employee in the browser, or the organisation's key (`api:<prefix>`). */
 export type CallActor = {
   organisationId: number;
@@ -274,12 +279,7 @@ export async function renewOwnCall(deps: Deps, actor: Actor, id: string): Promis
 /** `POST /api/calls/:id/end`: ends the caller's own call (an ended one stays ended). */
 export async function endOwnCall(deps: Deps, actor: Actor, id: string) {
   const row = await ownCallOf(deps, actor, id);
-  await endCalls(deps, {
-    where: repo.callByIdSql(row.id),
-    reason: "ended",
-    now: deps.clock.now(),
-    by: employeeBy(actor),
-  });
+  await endCall(deps, { id: row.id, reason: "ended", now: deps.clock.now(), by: employeeBy(actor) });
   return { ok: true as const };
 }
 
@@ -303,7 +303,7 @@ export async function disownCall(deps: Deps, actor: Actor, id: string) {
     target: row.id,
     detail: { via: by.via, startedVia: row.started_via },
   });
-  await endCalls(deps, { where: repo.callByIdSql(row.id), reason: "disowned", now, by });
+  await endCall(deps, { id: row.id, reason: "disowned", now, by });
   return { ok: true as const };
 }
 

@@ -86,12 +86,7 @@ async function organisationCall(deps: Deps, key: ApiKeyCaller, id: string) {
 /** `POST /api/v1/calls/:id/end` (an ended call stays ended: 200). */
 export async function endCall(deps: Deps, actor: Actor, key: ApiKeyCaller, id: string) {
   const row = await organisationCall(deps, key, id);
-  await calls.endCalls(deps, {
-    where: repo.callByIdSql(row.id),
-    reason: "ended",
-    now: deps.clock.now(),
-    by: keyBy(actor, key),
-  });
+  await calls.endCall(deps, { id: row.id, reason: "ended", now: deps.clock.now(), by: keyBy(actor, key) });
   return { ok: true as const };
 }
 

@@ -173,6 +173,28 @@ describe("the dialler's calls (/api/v1)", () => {
     await expectNoLeak();
   });
 
+  it("a start ends the employee's call that ran past its end unseen by the calls job (not renewed), then starts", async () => {
+    const org = await organisation({ dialler: ["calls:write", "calls:read"] });
+    const body = { employeeEmail: org.ada.email, customerRef: REF, direction: "outbound" };
+    const first = await api(org.keys.dialler!, "POST", "/api/v1/calls", body);
+    expect(first.statusCode, first.body).toBe(201);
+    const firstId = first.json().id as string;
+    // its end passed a second ago, and the calls job has not ended it yet: it is still open
+    const endsAt = new Date(t.clock.now().getTime() - 1_000);
+    await t.database.db.update(calls).set({ endsAt }).where(eq(calls.id, firstId));
+    const second = await api(org.keys.dialler!, "POST", "/api/v1/calls", body);
+    expect(second.statusCode, second.body).toBe(201);
+    const secondId = second.json().id as string;
+    expect(secondId).not.toBe(firstId);
+    const rows = await t.database.db.select().from(calls);
+    expect(rows.find((r) => r.id === firstId)).toMatchObject({ endReason: "not-renewed", endedAt: endsAt });
+    expect(rows.filter((r) => r.endedAt === null).map((r) => r.id)).toEqual([secondId]);
+    const ends = await t.database.db.select().from(auditLog).where(eq(auditLog.action, AUDIT_ACTIONS.endCall));
+    expect(ends.map((e) => e.target)).toEqual([firstId]);
+    const [ended] = await waitForEvent(org.secret, "call.ended");
+    expect(ended?.data).toMatchObject({ id: firstId, sequence: 2 });
+  });
+
   it("sends a call's events in order: a later one waits while an earlier one is retried", async () => {
     const org = await organisation({ dialler: ["calls:write"] });
     // call.started's first attempt fails; it is tried again 10 s later

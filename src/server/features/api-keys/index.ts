@@ -4,7 +4,7 @@ import apiKeysRoutes from "./routes";
 import { revokeKeysOfDeactivated } from "./service";
 
 export { apiKeysErrors } from "./errors";
-export { keyedStatement, keyNameByPrefix } from "./repository";
+export { type KeyedStatement, keyedStatement, keyNameByPrefix } from "./repository";
 export { type ApiKeyCaller, authenticate, authenticateAnd, authenticateLater, type PendingKey } from "./service";
 
 export const apiKeysFeature: Feature = {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Db } from "@server/db/client";
+import { type Db, statement } from "@server/db/client";
 import { createOrganisation } from "@test/fixtures";
 import { buildTestApp, createUser, type SentStatement, sqlLiteral, statementSent, type TestApp } from "@test/helpers";
 import { fillPlaceholders, sql } from "drizzle-orm";
@@ -15,6 +15,10 @@ import * as repo from "./repository";
  * indexes whole, every active call, for each request: 0.2-0.9 ms of the database's CPU each with 3,000 calls
  * active (bench/README.md, call-events). The plans themselves are read, on each engine the suite runs.
  */
+
+/** The dialler's routes' first reads as their keys' statements evaluate them (v1-routes `keyAnd`), alone. */
+const EMPLOYEE_JSON = statement("t_plans_employee_json", sql`select ${repo.employeeJsonSql} as value`);
+const CALL_JSON = statement("t_plans_call_json", sql`select ${repo.callJsonSql} as value`);
 
 let t: TestApp;
 beforeEach(async () => {
@@ -88,6 +92,7 @@ async function requestStatements() {
     byEmployee: {
       activeCallOf: await sent((db) => repo.activeCallOf(db, user.id, now)),
       employeeWithActiveCall: await sent((db) => repo.employeeWithActiveCall(db, user.email, now)),
+      employeeJson: await sent((db) => db.run(EMPLOYEE_JSON, repo.employeeValues(user.email, now))),
       // the start: the employee's active call ends, then the new one is inserted
       insertCall: await sent((db) =>
         repo.insertCall(db, {
@@ -109,6 +114,7 @@ async function requestStatements() {
     },
     byKey: {
       findCall: await sent((db) => repo.findCall(db, org.id, "call_x")),
+      callJson: await sent((db) => db.run(CALL_JSON, { call_id: "call_x", organisation_id: org.id })),
       renewCall: await sent((db) => repo.renewCall(db, { id: "call_x", userId: user.id, now })),
       markDisowned: await sent((db) => repo.markDisowned(db, { id: "call_x", userId: user.id, now })),
       endCallById: await sent((db) =>

@@ -55,7 +55,8 @@ export const jobOpenSql = sql`c.ended_at is null and c.end_reason is null`;
 /** `endCalls`' choice of the call with this id. */
 export const callByIdSql = (id: string | Placeholder) => sql`c.id = ${id}::text`;
 /** `endCalls`' choice of the employee's active call (through the index of active calls by employee, `activeCallSql`). */
-export const callOfEmployeeSql = (userId: number | Placeholder) => sql`c.user_id = ${userId}::int and c.ended_at is null`;
+export const callOfEmployeeSql = (userId: number | Placeholder) =>
+  sql`c.user_id = ${userId}::int and c.ended_at is null`;
 /** The same for several employees. */
 export const callsOfEmployeesSql = (userIds: number[]) =>
   sql`c.user_id = any(${`{${userIds.map(Number).join(",")}}`}::int[]) and c.ended_at is null`;
@@ -255,9 +256,8 @@ export type EmployeeWithCall = {
   call: CallRow | null;
 };
 
-const EMPLOYEE_WITH_CALL = statement(
-  "calls_employee_with_call",
-  sql`
+/** `employeeWithActiveCall`'s read, over the placeholders `email` and `now`. */
+const employeeWithCallSql = sql`
   select u.id, u.email, u.full_name, u.organisation_id, u.status, u.role, u.email_verified_at,
     c.id as call_id, c.organisation_id as call_organisation_id, c.customer_hash as call_customer_hash,
     c.customer_sealed as call_customer_sealed, c.direction as call_direction, c.started_via as call_started_via,
@@ -267,30 +267,34 @@ const EMPLOYEE_WITH_CALL = statement(
       select * from calls c where c.user_id = u.id and c.ended_at is null and c.ends_at > ${$("now")}::timestamptz
       limit 1
     ) c on true
-  where u.email = ${$("email")}::text`,
-);
+  where u.email = ${$("email")}::text`;
+const EMPLOYEE_WITH_CALL = statement("calls_employee_with_call", employeeWithCallSql);
+
+/** What `employeeWithCallSql` answers (as a row, or as JSON with its times as ISO text). */
+type EmployeeWithCallRow = Omit<EmployeeWithCall, "call" | "email_verified_at"> & {
+  email_verified_at: Date | string | null;
+  call_id: string | null;
+  call_organisation_id: number;
+  call_customer_hash: string;
+  call_customer_sealed: string;
+  call_direction: CallDirection;
+  call_started_via: string;
+  call_started_at: Date | string;
+  call_ends_at: Date | string;
+};
+
+const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+/** A statement's one row as one JSON value (null when none), for a keyed route's work (api-keys `keyedStatement`). */
+const asJson = (select: SQL) => sql`(select row_to_json(r) from (${select}) r)`;
 
 /**
- * The account with this e-mail (stored trimmed and in lower case) and its active call at `now`, in one
- * statement: what a dialler's start reads before it renews that call or starts another. Undefined when none.
- * The call is a lateral probe by the account's id: as a plain join, the planner was free to read the index of
- * active calls whole (`calls/plans.test.ts`).
+ * A dialler's start's read of the employee (`employeeWithActiveCall`) as a keyed route's work: one JSON
+ * value over the placeholders `email` (trimmed, in lower case) and `now`, read back by `employeeFromJson`.
  */
-export async function employeeWithActiveCall(db: Db, email: string, now: Date): Promise<EmployeeWithCall | undefined> {
-  const [row] = await db.run<
-    Omit<EmployeeWithCall, "call"> & {
-      call_id: string | null;
-      call_organisation_id: number;
-      call_customer_hash: string;
-      call_customer_sealed: string;
-      call_direction: CallDirection;
-      call_started_via: string;
-      call_started_at: Date;
-      call_ends_at: Date;
-    }
-  >(EMPLOYEE_WITH_CALL, { email: email.trim().toLowerCase(), now: iso(now) });
-  if (!row) return undefined;
-  const { id, email: address, full_name, organisation_id, status, role, email_verified_at } = row;
+export const employeeJsonSql = asJson(employeeWithCallSql);
+
+function employeeOf(row: EmployeeWithCallRow): EmployeeWithCall {
+  const { id, email: address, full_name, organisation_id, status, role } = row;
   const call: CallRow | null =
     row.call_id === null
       ? null
@@ -302,25 +306,62 @@ export async function employeeWithActiveCall(db: Db, email: string, now: Date): 
           customer_sealed: row.call_customer_sealed,
           direction: row.call_direction,
           started_via: row.call_started_via,
-          started_at: row.call_started_at,
-          ends_at: row.call_ends_at,
+          started_at: asDate(row.call_started_at),
+          ends_at: asDate(row.call_ends_at),
           ended_at: null,
           full_name,
           email: address,
         };
+  const email_verified_at = row.email_verified_at === null ? null : asDate(row.email_verified_at);
   return { id, email: address, full_name, organisation_id, status, role, email_verified_at, call };
 }
 
-const FIND_CALL = statement(
-  "calls_find",
-  sql`
+/** `employeeJsonSql`'s value as `employeeWithActiveCall` answers it. */
+export const employeeFromJson = (value: unknown): EmployeeWithCall | undefined =>
+  value ? employeeOf(value as EmployeeWithCallRow) : undefined;
+
+/**
+ * The account with this e-mail (stored trimmed and in lower case) and its active call at `now`, in one
+ * statement: what a dialler's start reads before it renews that call or starts another. Undefined when none.
+ * The call is a lateral probe by the account's id: as a plain join, the planner was free to read the index of
+ * active calls whole (`calls/plans.test.ts`).
+ */
+export async function employeeWithActiveCall(db: Db, email: string, now: Date): Promise<EmployeeWithCall | undefined> {
+  const [row] = await db.run<EmployeeWithCallRow>(EMPLOYEE_WITH_CALL, employeeValues(email, now));
+  return row && employeeOf(row);
+}
+
+/** The placeholders of `employeeWithActiveCall`'s read (and of `employeeJsonSql`). */
+export const employeeValues = (email: string, now: Date) => ({ email: email.trim().toLowerCase(), now: iso(now) });
+
+/** `findCall`'s read, over the placeholders `call_id` and `organisation_id`. */
+const findCallSql = sql`
   select ${CALL_COLUMNS} from calls c join users u on u.id = c.user_id
-  where c.id = ${$("id")}::text and c.organisation_id = ${$("organisation_id")}::int`,
-);
+  where c.id = ${$("call_id")}::text and c.organisation_id = ${$("organisation_id")}::int`;
+const FIND_CALL = statement("calls_find", findCallSql);
+
+/** `findCall` as a keyed route's work: one JSON value over `call_id` and `organisation_id`, read back by `callFromJson`. */
+export const callJsonSql = asJson(findCallSql);
+
+/** `callJsonSql`'s value as `findCall` answers it. */
+export function callFromJson(value: unknown): CallRow | undefined {
+  if (!value) return undefined;
+  const row = value as Omit<CallRow, "started_at" | "ends_at" | "ended_at"> & {
+    started_at: string;
+    ends_at: string;
+    ended_at: string | null;
+  };
+  return {
+    ...row,
+    started_at: new Date(row.started_at),
+    ends_at: new Date(row.ends_at),
+    ended_at: row.ended_at === null ? null : new Date(row.ended_at),
+  };
+}
 
 /** A call of the organisation (any state), or undefined. */
 export async function findCall(db: Db, organisationId: number, id: string): Promise<CallRow | undefined> {
-  const [row] = await db.run<CallRow>(FIND_CALL, { id, organisation_id: organisationId });
+  const [row] = await db.run<CallRow>(FIND_CALL, { call_id: id, organisation_id: organisationId });
   return row;
 }
 
@@ -427,7 +468,6 @@ export async function renewCall(db: Db, p: { id: string; userId: number; now: Da
   const [row] = await db.run<{ ends_at: Date }>(RENEW_CALL, { id: p.id, user_id: p.userId, now: iso(p.now) });
   return row?.ends_at;
 }
-
 
 /** Marks a call disowned (the caller ends it next). Whether it was an active API-started call of the user. */
 export async function markDisowned(db: Db, p: { id: string; userId: number; now: Date }) {

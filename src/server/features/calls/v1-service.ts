@@ -14,9 +14,11 @@ const keyBy = (actor: Actor, key: ApiKeyCaller): repo.AuditBy => ({
   via: `api:${key.prefix}`,
 });
 
-/** An active, verified employee (or superuser) of the key's organisation, with their active call; 404 for anyone else. */
-async function employeeOfKey(deps: Deps, key: ApiKeyCaller, email: string) {
-  const employee = await repo.employeeWithActiveCall(deps.db, email, deps.clock.now());
+/**
+ * The employee read for a start (`repo.employeeWithActiveCall`, or the route's keyed read of it), when an active,
+ * verified employee (or superuser) of the key's organisation, with their active call; 404 for anyone else.
+ */
+function employeeOfKey(key: ApiKeyCaller, employee: repo.EmployeeWithCall | undefined) {
   if (
     !employee ||
     employee.organisation_id !== key.organisationId ||
@@ -38,7 +40,17 @@ export async function startDiallerCall(
   key: ApiKeyCaller,
   input: { employeeEmail: string; customerRef: string; direction: CallDirection },
 ) {
-  const employee = await employeeOfKey(deps, key, input.employeeEmail);
+  const read = await repo.employeeWithActiveCall(deps.db, input.employeeEmail, deps.clock.now());
+  return startCallOf(deps, actor, key, employeeOfKey(key, read), input);
+}
+
+async function startCallOf(
+  deps: Deps,
+  actor: Actor,
+  key: ApiKeyCaller,
+  employee: repo.EmployeeWithCall,
+  input: { customerRef: string; direction: CallDirection },
+) {
   const { call, renewed } = await calls.startCall(
     deps,
     { organisationId: key.organisationId, by: keyBy(actor, key) },
@@ -55,14 +67,15 @@ export async function startDiallerCall(
   return { call, renewed, employee: { fullName: employee.full_name, email: employee.email } };
 }
 
-/** `POST /api/v1/calls` */
+/** `POST /api/v1/calls`, the employee read with the key (`repo.employeeJsonSql`). */
 export async function startCall(
   deps: Deps,
   actor: Actor,
   key: ApiKeyCaller,
-  input: { employeeEmail: string; customerRef: string; direction: CallDirection },
+  read: repo.EmployeeWithCall | undefined,
+  input: { customerRef: string; direction: CallDirection },
 ) {
-  const { call, renewed, employee } = await startDiallerCall(deps, actor, key, input);
+  const { call, renewed, employee } = await startCallOf(deps, actor, key, employeeOfKey(key, read), input);
   return {
     renewed,
     answer: {
@@ -76,23 +89,22 @@ export async function startCall(
   };
 }
 
-/** A call of the key's organisation, else 404. */
-async function organisationCall(deps: Deps, key: ApiKeyCaller, id: string) {
-  const row = await repo.findCall(deps.db, key.organisationId, id);
+/** The call read with the key (`repo.callJsonSql`: one of the key's organisation), else 404. */
+function organisationCall(row: repo.CallRow | undefined) {
   if (!row) throw callsErrors.callNotFound();
   return row;
 }
 
 /** `POST /api/v1/calls/:id/end` (an ended call stays ended: 200). */
-export async function endCall(deps: Deps, actor: Actor, key: ApiKeyCaller, id: string) {
-  const row = await organisationCall(deps, key, id);
+export async function endCall(deps: Deps, actor: Actor, key: ApiKeyCaller, read: repo.CallRow | undefined) {
+  const row = organisationCall(read);
   await calls.endCall(deps, { id: row.id, reason: "ended", now: deps.clock.now(), by: keyBy(actor, key) });
   return { ok: true as const };
 }
 
 /** `POST /api/v1/calls/:id/customer-check` */
-export async function requestCheck(deps: Deps, actor: Actor, key: ApiKeyCaller, id: string) {
-  const row = await organisationCall(deps, key, id);
+export async function requestCheck(deps: Deps, actor: Actor, key: ApiKeyCaller, read: repo.CallRow | undefined) {
+  const row = organisationCall(read);
   return calls.requestCheck(deps, { organisationId: key.organisationId, by: keyBy(actor, key) }, row, null);
 }
 

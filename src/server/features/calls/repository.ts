@@ -182,7 +182,7 @@ export async function endCallsOfErased(tx: Executor, userId: number, now: Date) 
       where user_id = ${userId}::int and ended_at is null
       returning id
     )
-    update customer_checks k set status = 'expired' from ended where k.call_id = ended.id and k.status = 'pending'`);
+    update customer_checks k set status = 'expired' from ended where k.call_id = ended.id and ${pendingCheckSql("k")}`);
 }
 
 /** A call `c` started from a dashboard session that has since ended (signed out or expired) at `at`. */

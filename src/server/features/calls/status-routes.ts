@@ -1,4 +1,4 @@
-import { authenticateAnd, authenticateLater, keyedStatement, type PendingKey } from "@server/features/api-keys";
+import { keyedStatement } from "@server/features/api-keys";
 import { organisationActiveSql } from "@server/features/organisations";
 import { verifiedSitesSql } from "@server/features/sites";
 import { ANONYMOUS_READ_ONLY } from "@server/lib/anonymous-access";
@@ -57,7 +57,7 @@ const corsTo = (origin: string) => ({
  * the call-status component's routes (/api/call-status…). The component's protocol: docs/calls.md.
  */
 export default async function statusRoutes(app: App) {
-  const { withScope, keyOf } = v1KeyCheck(app);
+  const { withScope, later, keyAnd, keyOf } = v1KeyCheck(app);
 
   app.post(
     "/v1/customers/status-token",
@@ -100,20 +100,10 @@ export default async function statusRoutes(app: App) {
 
   // The hot route (benchmarked against POST /api/verify): a key seen before is checked in the same statement
   // as its rate-limit hit and the status read, one round trip (api-keys `authenticateAnd`).
-  const pendingKeys = new WeakMap<FastifyRequest, PendingKey>();
   app.post(
     "/v1/customers/call-status",
     {
-      config: withScope("calls:read").config,
-      onRequest: async (request: FastifyRequest) => {
-        pendingKeys.set(
-          request,
-          await authenticateLater(app.deps, request.actor, {
-            authorization: request.headers.authorization,
-            scope: "calls:read",
-          }),
-        );
-      },
+      ...later("calls:read"),
       schema: {
         operationId: "v1CustomerCallStatus",
         summary: "Who is calling a customer now, and when we last called (scope calls:read)",
@@ -125,20 +115,12 @@ export default async function statusRoutes(app: App) {
       },
     },
     async (request) => {
-      const pending = pendingKeys.get(request);
-      if (!pending) throw new Error("a /api/v1 route ran without its key check");
       const now = app.deps.clock.now();
-      const { value } = await authenticateAnd<CustomerStatusJson>(
-        app.deps,
-        request.actor,
-        pending,
-        CALL_STATUS,
-        (key) => ({
-          organisation_id: key.organisationId,
-          customer_hash: customerHash(app.deps.config.appSecret, key.organisationId, request.body.customerRef),
-          now: now.toISOString(),
-        }),
-      );
+      const { value } = await keyAnd<CustomerStatusJson>(request, CALL_STATUS, (key) => ({
+        organisation_id: key.organisationId,
+        customer_hash: customerHash(app.deps.config.appSecret, key.organisationId, request.body.customerRef),
+        now: now.toISOString(),
+      }));
       return toCallStatusAnswer(toCallStatus(value, now));
     },
   );

@@ -39,8 +39,9 @@ const refusals = { 400: errorAnswer, 401: errorAnswer, 403: errorAnswer, 404: er
  * the refusal answers beside the schema's own; `keyOf(request)` is the key that passed.
  *
  * A hot route's key check and its first read in one round trip (api-keys `authenticateAnd`): `keyedWith(scope,
- * schema)` leaves a key seen before for the handler's `keyAnd(request, statement, values)`, which checks it in the
- * statement that evaluates the route's read (the key's refusals then come after the body's and the path's 400).
+ * schema)` (or `later(scope)` beside a schema of the route's own) leaves a key seen before for the handler's
+ * `keyAnd(request, statement, values)`, which checks it in the statement that evaluates the route's read (the
+ * key's refusals then come after the body's and the path's 400).
  */
 export function v1KeyCheck(app: App) {
   const keys = new WeakMap<FastifyRequest, ApiKeyCaller>();
@@ -57,6 +58,13 @@ export function v1KeyCheck(app: App) {
       );
     },
   });
+  const later = (scope: ApiKeyScope) => ({
+    config: withScope(scope).config,
+    onRequest: async (request: FastifyRequest) => {
+      const authorization = request.headers.authorization;
+      pending.set(request, await authenticateLater(app.deps, request.actor, { authorization, scope }));
+    },
+  });
   const withSchema = <S extends { response: object }>(schema: S) => ({
     ...schema,
     security,
@@ -68,12 +76,9 @@ export function v1KeyCheck(app: App) {
       ...withScope(scope),
       schema: withSchema(schema),
     }),
+    later,
     keyedWith: <S extends { response: object }>(scope: ApiKeyScope, schema: S) => ({
-      config: withScope(scope).config,
-      onRequest: async (request: FastifyRequest) => {
-        const authorization = request.headers.authorization;
-        pending.set(request, await authenticateLater(app.deps, request.actor, { authorization, scope }));
-      },
+      ...later(scope),
       schema: withSchema(schema),
     }),
     keyAnd: <T>(
@@ -93,13 +98,14 @@ export function v1KeyCheck(app: App) {
   };
 }
 
+/** The hot routes' first reads, each in its key's statement: the employee of a start, the call of an end or a check. */
+const EMPLOYEE_OF_KEY = keyedStatement("v1_calls_employee", repo.employeeJsonSql);
+const CALL_OF_KEY = keyedStatement("v1_calls_call", repo.callJsonSql);
+
 /**
  * The dialler's and the organisation's backend's calls under /api/v1. Calls of a deactivated organisation are
  * refused by the key check (401).
  */
-/** The hot routes' first reads, each in its key's statement: the employee of a start, the call of an end or a check. */
-const EMPLOYEE_OF_KEY = keyedStatement("v1_calls_employee", repo.employeeJsonSql);
-const CALL_OF_KEY = keyedStatement("v1_calls_call", repo.callJsonSql);
 
 export default async function v1CallsRoutes(app: App) {
   const { keyed, keyedWith, keyAnd, keyOf } = v1KeyCheck(app);

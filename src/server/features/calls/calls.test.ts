@@ -4,7 +4,7 @@ import { deactivateOrganisation } from "@server/features/organisations";
 import { retryDelayMs } from "@server/features/webhooks/service";
 import { API_KEY_TEXT, type ApiKeyScope } from "@shared/api-keys";
 import { AUDIT_ACTIONS } from "@shared/audit-actions";
-import { CALL_LIMITS } from "@shared/calls";
+import { CALL_LIMITS, CALLS_TEXT } from "@shared/calls";
 import { openEventStream } from "@test/event-stream";
 import { createEmployee, createEmployer, TRUST_PROXY_ENV } from "@test/fixtures";
 import { buildTestApp, signIn, type TestApp } from "@test/helpers";
@@ -193,6 +193,57 @@ describe("the dialler's calls (/api/v1)", () => {
     expect(ends.map((e) => e.target)).toEqual([firstId]);
     const [ended] = await waitForEvent(org.secret, "call.ended");
     expect(ended?.data).toMatchObject({ id: firstId, sequence: 2 });
+  });
+
+  it("checks: a conflict (409) counts no check; 3 per customer in 10 minutes and 3 a minute per employee (429)", async () => {
+    const org = await organisation({ dialler: ["calls:write"], app: ["checks:answer"] });
+    const start = async (customerRef: string) => {
+      const body = { employeeEmail: org.ada.email, customerRef, direction: "outbound" };
+      const res = await api(org.keys.dialler!, "POST", "/api/v1/calls", body);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as string;
+    };
+    const check = (callId: string) => api(org.keys.dialler!, "POST", `/api/v1/calls/${callId}/customer-check`);
+    const confirm = async (checkId: string) => {
+      const res = await api(org.keys.app!, "POST", `/api/v1/customer-checks/${checkId}`, { answer: "confirmed" });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const checks = async () =>
+      (await t.database.db.rows<{ n: number }>(sql`select count(*)::int as n from customer_checks`))[0]?.n;
+
+    // the customer's 3 checks, each answered; the refusals of a pending check in between count for nothing
+    const call = await start(REF);
+    for (let i = 0; i < CALL_LIMITS.checksPerCustomerPer10Minutes; i++) {
+      const asked = await check(call);
+      expect(asked.statusCode, asked.body).toBe(201);
+      for (let j = 0; j < 3; j++) {
+        const pending = await check(call);
+        expect(pending.statusCode).toBe(409);
+        expect(pending.json().message).toBe(CALLS_TEXT.checkPending);
+      }
+      await confirm(asked.json().id);
+      t.clock.advance(21_000);
+    }
+    const refused = await check(call);
+    expect(refused.statusCode, refused.body).toBe(429);
+    expect(refused.json().message).toBe(CALLS_TEXT.tooManyChecks);
+    // the first of the three leaves the 10 minutes about 9 minutes from now
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(8 * 60);
+    expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(10 * 60);
+    expect(await checks()).toBe(CALL_LIMITS.checksPerCustomerPer10Minutes);
+
+    // the employee's own limit: 3 checks a minute, across customers
+    t.clock.advance(60_000);
+    for (let i = 0; i < CALL_LIMITS.checksPerEmployeePerMinute; i++) {
+      const asked = await check(await start(`${REF}-${i}`));
+      expect(asked.statusCode, asked.body).toBe(201);
+      await confirm(asked.json().id);
+    }
+    const tooMany = await check(await start(`${REF}-last`));
+    expect(tooMany.statusCode, tooMany.body).toBe(429);
+    expect(tooMany.json().message).toBe(CALLS_TEXT.tooManyEmployeeChecks);
+    expect(Number(tooMany.headers["retry-after"])).toBeGreaterThan(0);
+    expect(await checks()).toBe(CALL_LIMITS.checksPerCustomerPer10Minutes + CALL_LIMITS.checksPerEmployeePerMinute);
   });
 
   it("sends a call's events in order: a later one waits while an earlier one is retried", async () => {

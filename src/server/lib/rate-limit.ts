@@ -29,8 +29,22 @@ export class RateLimiter {
    * first was let through, as two `hit`s one after the other would. `second` is null when the first refused.
    */
   async hitBoth(first: Limit, second: Limit, now: Date): Promise<{ first: LimitResult; second: LimitResult | null }> {
-    const [row] = await this.db.run<BothRow>(BOTH_STATEMENT, BOTH.values(first, second, now));
-    return BOTH.results(row, first, second, now);
+    const values: Record<string, unknown> = {};
+    BOTH.first.fill(values, hitValues(first.key, first.limit, first.windowMs, now));
+    BOTH.second.fill(values, hitValues(second.key, second.limit, second.windowMs, now));
+    const [row] = await this.db.run<BothRow>(BOTH.statement, values);
+    const firstResult = toResult(
+      row && { allowed: row.first_allowed, oldest: row.first_oldest, refused: row.first_refused },
+      first.windowMs,
+      now,
+    );
+    if (!firstResult.allowed) return { first: firstResult, second: null };
+    const secondResult = toResult(
+      row && { allowed: row.second_allowed, oldest: row.second_oldest, refused: row.second_refused },
+      second.windowMs,
+      now,
+    );
+    return { first: firstResult, second: secondResult };
   }
 
   /** Whether a hit would be let through now, without counting one. */
@@ -193,8 +207,7 @@ function toResult(row: LimitRow | undefined, windowMs: number, now: Date): Limit
 /** One limit: its key, how many hits its window holds, the window. */
 export type Limit = { key: string; limit: number; windowMs: number };
 
-/** What `bothHits`' columns answer. */
-export type BothRow = {
+type BothRow = {
   first_allowed: boolean;
   first_oldest: Date | null;
   first_refused: number;
@@ -203,52 +216,26 @@ export type BothRow = {
   second_refused: number;
 };
 
-/**
- * Two limits in turn as the CTEs `first` and `second` of a statement built once (`hitBoth`'s, or a larger
- * one's): the first hit counted only where `when` holds (always, without), the second only when the first was
- * let through. `columns` are their answers (a `BothRow`, from `first` and `second` joined on true), `values` the
- * placeholders' values, and `results` reads a row as `hitBoth` answers (`second` null when the first refused).
- */
-export function bothHits(when?: SQL) {
-  const first = hitPlaceholders("first", when);
+/** `hitBoth`'s statement: the second hit's row is written only when the first hit was let through. */
+const BOTH = (() => {
+  const first = hitPlaceholders("first");
   const second = hitPlaceholders("second", sql`exists (select 1 from first where first.allowed)`);
   return {
-    ctes: sql`first as (${first.sql}), second as (${second.sql})`,
-    columns: sql`first.allowed as first_allowed, first.oldest as first_oldest, first.refused as first_refused,
-      second.allowed as second_allowed, second.oldest as second_oldest, second.refused as second_refused`,
-    values(a: Limit, b: Limit, now: Date) {
-      const values: Record<string, unknown> = {};
-      first.fill(values, hitValues(a.key, a.limit, a.windowMs, now));
-      second.fill(values, hitValues(b.key, b.limit, b.windowMs, now));
-      return values;
-    },
-    results(row: BothRow | undefined, a: Limit, b: Limit, now: Date) {
-      const firstResult = toResult(
-        row && { allowed: row.first_allowed, oldest: row.first_oldest, refused: row.first_refused },
-        a.windowMs,
-        now,
-      );
-      if (!firstResult.allowed) return { first: firstResult, second: null };
-      const secondResult = toResult(
-        row && { allowed: row.second_allowed, oldest: row.second_oldest, refused: row.second_refused },
-        b.windowMs,
-        now,
-      );
-      return { first: firstResult, second: secondResult };
-    },
+    first,
+    second,
+    statement: statement(
+      "rate_limit_hit_both",
+      sql`with first as (${first.sql}), second as (${second.sql})
+        select first.allowed as first_allowed, first.oldest as first_oldest, first.refused as first_refused,
+          second.allowed as second_allowed, second.oldest as second_oldest, second.refused as second_refused
+        from first left join second on true`,
+      {
+        returns: `first_allowed boolean, first_oldest timestamptz, first_refused integer,
+          second_allowed boolean, second_oldest timestamptz, second_refused integer`,
+      },
+    ),
   };
-}
-
-/** `hitBoth`'s statement: the second hit's row is written only when the first hit was let through. */
-const BOTH = bothHits();
-const BOTH_STATEMENT = statement(
-  "rate_limit_hit_both",
-  sql`with ${BOTH.ctes} select ${BOTH.columns} from first left join second on true`,
-  {
-    returns: `first_allowed boolean, first_oldest timestamptz, first_refused integer,
-      second_allowed boolean, second_oldest timestamptz, second_refused integer`,
-  },
-);
+})();
 
 /**
  * `hit`'s statement, built once and prepared on each connection: as an unnamed statement it was planned on every

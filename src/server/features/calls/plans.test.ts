@@ -139,10 +139,7 @@ async function requestStatements() {
     byCustomer: {
       colleagues: await sent((db) => repo.colleaguesOnCall(db, call, now)),
       expireAndConflict: await sent((db) =>
-        repo.expireAndConflict(db, { id: "call_x", organisation_id: org.id, customer_hash: "customer" }, now, {
-          perCustomer: { key: "plans:customer", limit: 3, windowMs: 600_000 },
-          perEmployee: { key: "plans:employee", limit: 3, windowMs: 60_000 },
-        }),
+        repo.expireAndConflict(db, { id: "call_x", organisation_id: org.id, customer_hash: "customer" }, now),
       ),
       customerStatus: {
         text: status.text,

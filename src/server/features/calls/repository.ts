@@ -2,7 +2,6 @@ import { type Db, type Executor, statement, statementFunction } from "@server/db
 import { organisationActiveSql } from "@server/features/organisations";
 import { sessionIdSql, sessionLiveSql, userActiveSql } from "@server/features/users";
 import { queueDeliveries } from "@server/features/webhooks";
-import { type BothRow, bothHits, type Limit } from "@server/lib/rate-limit";
 import { AUDIT_ACTIONS, type AuditAction } from "@shared/audit-actions";
 import { CALL_LIMITS, type CallDirection, type CheckStatus } from "@shared/calls";
 import { type Placeholder, type SQL, sql } from "drizzle-orm";
@@ -510,9 +509,6 @@ export async function expireDueChecks(db: Db, now: Date) {
   return { n: row?.n ?? 0, wake: { events: row?.events ?? [], queued: false } satisfies CallWake };
 }
 
-/** A check's two limits (the customer's, then the employee's), counted only when nothing conflicts. */
-const CHECK_LIMITS = bothHits(sql`(select conflict.reason from conflict) is null`);
-
 const EXPIRE_AND_CONFLICT = statement(
   "checks_expire_conflict",
   sql`
@@ -521,46 +517,35 @@ const EXPIRE_AND_CONFLICT = statement(
     where k.organisation_id = ${$("organisation_id")}::int and k.customer_hash = ${$("customer_hash")}::text
       and k.status = 'pending' and k.expires_at <= ${$("now")}::timestamptz
     returning k.id, k.organisation_id, k.customer_hash, k.call_id
-  ),
-  conflict as (
-    select (select case when k.status = 'pending' then 'pending' else 'denied' end
+  )
+  select (select case when k.status = 'pending' then 'pending' else 'denied' end
       from customer_checks k
       where ((k.organisation_id = ${$("organisation_id")}::int and k.customer_hash = ${$("customer_hash")}::text
           and k.status = 'pending')
         or (k.call_id = ${$("call_id")}::text and k.status = 'denied'))
         and not exists (select 1 from expired e where e.id = k.id)
-      limit 1) as reason
-  ),
-  ${CHECK_LIMITS.ctes}
-  select conflict.reason, ${eventsSql(sql`expired`)} as events, ${CHECK_LIMITS.columns}
-  from conflict left join first on true left join second on true`,
+      limit 1) as reason,
+    ${eventsSql(sql`expired`)} as events`,
 );
 
 /**
  * Before a check is asked for, in one statement: the customer's pending checks past their expiry are marked
  * expired (their calls' events to publish), then why a check cannot be asked for: the customer's pending
- * check, or a denial on this call; else null, and only then are the check's two limits hit (`limits`, as
- * `RateLimiter.hitBoth` answers them: `second` null when the first refused). (The statement's reads see the
- * table as it was before its update, so a check it has just expired is left out by its id.)
+ * check, or a denial on this call; else null. (The statement's reads see the table as it was before its
+ * update, so a check it has just expired is left out by its id.)
  */
 export async function expireAndConflict(
   db: Db,
   call: { id: string; organisation_id: number; customer_hash: string },
   now: Date,
-  limits: { perCustomer: Limit; perEmployee: Limit },
 ) {
-  const [row] = await db.run<{ reason: "pending" | "denied" | null; events: string[] } & BothRow>(EXPIRE_AND_CONFLICT, {
+  const [row] = await db.run<{ reason: "pending" | "denied" | null; events: string[] }>(EXPIRE_AND_CONFLICT, {
     organisation_id: call.organisation_id,
     customer_hash: call.customer_hash,
     call_id: call.id,
     now: iso(now),
-    ...CHECK_LIMITS.values(limits.perCustomer, limits.perEmployee, now),
   });
-  return {
-    reason: row?.reason ?? null,
-    wake: { events: row?.events ?? [], queued: false } satisfies CallWake,
-    limits: CHECK_LIMITS.results(row, limits.perCustomer, limits.perEmployee, now),
-  };
+  return { reason: row?.reason ?? null, wake: { events: row?.events ?? [], queued: false } satisfies CallWake };
 }
 
 const INSERT_CHECK = statement(

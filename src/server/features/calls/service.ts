@@ -329,27 +329,19 @@ export async function requestCheck(
 ): Promise<{ id: string; status: "pending"; expiresAt: string }> {
   const now = deps.clock.now();
   if (!isActive(call, now)) throw callsErrors.callEnded();
-  // the conflicts first (409), then the limits (429), in one statement: no hit is counted for a conflict
-  const {
-    reason: conflict,
-    wake,
-    limits,
-  } = await repo.expireAndConflict(deps.db, call, now, {
-    perCustomer: {
+  const { reason: conflict, wake } = await repo.expireAndConflict(deps.db, call, now);
+  publish(deps, wake);
+  if (conflict === "pending") throw callsErrors.checkPending();
+  if (conflict === "denied") throw callsErrors.checkDenied();
+  const { first: perCustomer, second: perEmployee } = await deps.limits.hitBoth(
+    {
       key: `calls-check:customer:${call.organisation_id}:${call.customer_hash}`,
       limit: CALL_LIMITS.checksPerCustomerPer10Minutes,
       windowMs: 10 * MINUTE_MS,
     },
-    perEmployee: {
-      key: `calls-check:user:${call.user_id}`,
-      limit: CALL_LIMITS.checksPerEmployeePerMinute,
-      windowMs: MINUTE_MS,
-    },
-  });
-  publish(deps, wake);
-  if (conflict === "pending") throw callsErrors.checkPending();
-  if (conflict === "denied") throw callsErrors.checkDenied();
-  const { first: perCustomer, second: perEmployee } = limits;
+    { key: `calls-check:user:${call.user_id}`, limit: CALL_LIMITS.checksPerEmployeePerMinute, windowMs: MINUTE_MS },
+    now,
+  );
   if (!perCustomer.allowed) throw callsErrors.tooManyChecks(perCustomer.retryAfterSeconds);
   if (perEmployee && !perEmployee.allowed) throw callsErrors.tooManyEmployeeChecks(perEmployee.retryAfterSeconds);
   let row: Awaited<ReturnType<typeof repo.insertCheck>>;

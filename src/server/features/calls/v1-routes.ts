@@ -106,7 +106,6 @@ const CALL_OF_KEY = keyedStatement("v1_calls_call", repo.callJsonSql);
  * The dialler's and the organisation's backend's calls under /api/v1. Calls of a deactivated organisation are
  * refused by the key check (401).
  */
-
 export default async function v1CallsRoutes(app: App) {
   const { keyed, keyedWith, keyAnd, keyOf } = v1KeyCheck(app);
   const callOf = (request: FastifyRequest, id: string) =>

@@ -46,11 +46,13 @@ const refusals = { 400: errorAnswer, 401: errorAnswer, 403: errorAnswer, 404: er
 export function v1KeyCheck(app: App) {
   const keys = new WeakMap<FastifyRequest, ApiKeyCaller>();
   const pending = new WeakMap<FastifyRequest, PendingKey>();
+  // the /api/v1 routes' config, an object of its own for each route
+  const config = () => ({
+    bearer: true,
+    anonymous: anonymousLimit({ limit: API_KEY_LIMITS.refusalsPerMinutePerIp, windowMs: 60_000 }),
+  });
   const withScope = (scope: ApiKeyScope) => ({
-    config: {
-      bearer: true,
-      anonymous: anonymousLimit({ limit: API_KEY_LIMITS.refusalsPerMinutePerIp, windowMs: 60_000 }),
-    },
+    config: config(),
     onRequest: async (request: FastifyRequest) => {
       keys.set(
         request,
@@ -59,7 +61,7 @@ export function v1KeyCheck(app: App) {
     },
   });
   const later = (scope: ApiKeyScope) => ({
-    config: withScope(scope).config,
+    config: config(),
     onRequest: async (request: FastifyRequest) => {
       const authorization = request.headers.authorization;
       pending.set(request, await authenticateLater(app.deps, request.actor, { authorization, scope }));
